@@ -6,5 +6,16 @@
 //! fail for reasons other than its input: every misuse is a typed error, never a panic.
 //!
 //! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
+//! - [`calc`]: the bucket calculator's full answer for one request, with the formula's steps.
+//! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
+//! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
+//! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
 
 pub mod bucket;
+pub mod calc;
+pub mod input;
+pub mod progress;
+pub mod quiz;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

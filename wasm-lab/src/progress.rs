@@ -1,0 +1,148 @@
+//! A student's quiz progress as the browser keeps it, with a strict reader.
+//!
+//! Progress lives in `localStorage` as JSON. Anything that does not read back as exactly this
+//! shape (hand-edited, truncated, from a future version) is reported as [`Corrupt`] so the page
+//! can keep a copy aside and start fresh, instead of showing wrong scores or losing the raw text.
+//!
+//! ```
+//! use wasm_lab::progress::Progress;
+//! let mut p = Progress::default();
+//! p.record("bucket-rounding", "bucket-index", true);
+//! let text = p.to_json();
+//! assert_eq!(Progress::from_json(&text).unwrap(), p);
+//! assert!(Progress::from_json("{\"version\":1,\"quizzes\":").is_err());
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the stored shape; a stored version this code does not know is refused.
+pub const VERSION: u32 = 1;
+
+/// The `localStorage` key progress is kept under.
+pub const STORAGE_KEY: &str = "pools-and-chunks/progress";
+
+/// Attempts and right answers per question kind, per quiz.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Progress {
+    version: u32,
+    quizzes: BTreeMap<String, BTreeMap<String, Tally>>,
+}
+
+/// How often one question was answered, and how often right.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tally {
+    pub attempts: u32,
+    pub correct: u32,
+}
+
+/// Stored progress that cannot be trusted, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Corrupt(pub String);
+
+impl fmt::Display for Corrupt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "saved quiz progress is unreadable ({})", self.0)
+    }
+}
+
+impl std::error::Error for Corrupt {}
+
+impl Progress {
+    /// Reads stored progress; refuses anything malformed or inconsistent.
+    pub fn from_json(text: &str) -> Result<Progress, Corrupt> {
+        let p: Progress = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
+        if p.version != VERSION {
+            return Err(Corrupt(format!(
+                "version {} where {VERSION} was expected",
+                p.version
+            )));
+        }
+        for (quiz, kinds) in &p.quizzes {
+            for (kind, t) in kinds {
+                if t.correct > t.attempts {
+                    return Err(Corrupt(format!(
+                        "{quiz}/{kind}: {} right out of {} attempts",
+                        t.correct, t.attempts
+                    )));
+                }
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn to_json(&self) -> String {
+        // Serializing plain maps of integers cannot fail.
+        serde_json::to_string(&Progress {
+            version: VERSION,
+            ..self.clone()
+        })
+        .unwrap_or_default()
+    }
+
+    /// Counts one answer.
+    pub fn record(&mut self, quiz: &str, kind: &str, correct: bool) {
+        self.version = VERSION;
+        let t = self
+            .quizzes
+            .entry(quiz.into())
+            .or_default()
+            .entry(kind.into())
+            .or_default();
+        t.attempts = t.attempts.saturating_add(1);
+        t.correct = t.correct.saturating_add(u32::from(correct));
+    }
+
+    pub fn tally(&self, quiz: &str, kind: &str) -> Tally {
+        self.quizzes
+            .get(quiz)
+            .and_then(|k| k.get(kind))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Forgets one quiz.
+    pub fn reset(&mut self, quiz: &str) {
+        self.quizzes.remove(quiz);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_it_cannot_trust() {
+        for bad in [
+            "",
+            "null",
+            "[]",
+            "{\"version\":2,\"quizzes\":{}}",
+            "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":2}}}}",
+            "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":-1,\"correct\":0}}}}",
+            "{\"version\":1,\"quizzes\":{},\"extra\":1}",
+        ] {
+            assert!(Progress::from_json(bad).is_err(), "accepted {bad:?}");
+        }
+    }
+
+    #[test]
+    fn counts_and_resets() {
+        let mut p = Progress::default();
+        p.record("q", "k", false);
+        p.record("q", "k", true);
+        assert_eq!(
+            p.tally("q", "k"),
+            Tally {
+                attempts: 2,
+                correct: 1
+            }
+        );
+        p.reset("q");
+        assert_eq!(p.tally("q", "k"), Tally::default());
+    }
+}

@@ -1,0 +1,99 @@
+//! Small DOM helpers: find by `data-testid`, listen, escape. Everything returns `Result<_, String>`
+//! so a widget can show the message to the reader.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, Event, HtmlInputElement};
+
+pub fn document() -> Result<Document, JsValue> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or_else(|| JsValue::from_str("no document: the lab runs in a browser page"))
+}
+
+/// A JS exception as text.
+pub fn describe(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Every element matching `selector` in `document`.
+pub fn all(document: &Document, selector: &str) -> Vec<Element> {
+    let Ok(list) = document.query_selector_all(selector) else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<Element>().ok())
+        .collect()
+}
+
+/// The element under `root` with `data-testid="{id}"`.
+pub fn find(root: &Element, id: &str) -> Result<Element, String> {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .map_err(|e| describe(&e))?
+        .ok_or_else(|| format!("the widget lost its “{id}” element"))
+}
+
+pub fn input(root: &Element, id: &str) -> Result<HtmlInputElement, String> {
+    find(root, id)?
+        .dyn_into::<HtmlInputElement>()
+        .map_err(|_| format!("“{id}” is not an input"))
+}
+
+pub fn set_text(root: &Element, id: &str, text: &str) -> Result<(), String> {
+    find(root, id)?.set_text_content(Some(text));
+    Ok(())
+}
+
+/// Shows or hides an element by its `hidden` attribute.
+pub fn set_hidden(el: &Element, hidden: bool) {
+    let _ = if hidden {
+        el.set_attribute("hidden", "")
+    } else {
+        el.remove_attribute("hidden")
+    };
+}
+
+/// Calls `f` on every `event` at `target`, for the life of the page.
+pub fn on(target: &Element, event: &str, f: impl FnMut(Event) + 'static) -> Result<(), String> {
+    let closure = Closure::<dyn FnMut(Event)>::new(f);
+    target
+        .add_event_listener_with_callback(event, closure.as_ref().unchecked_ref())
+        .map_err(|e| describe(&e))?;
+    // The widget lives as long as the page, so the listener does too.
+    closure.forget();
+    Ok(())
+}
+
+/// Keeps keys typed into a widget from reaching mdBook's shortcuts (←, →, S).
+pub fn keep_keys(root: &Element) -> Result<(), String> {
+    on(root, "keydown", |e| e.stop_propagation())
+}
+
+/// Replaces a widget's content with a message saying it could not start.
+pub fn show_failure(root: &Element, message: &str) {
+    root.set_inner_html(&format!(
+        "<p class=\"lab-error\" role=\"alert\" data-testid=\"lab-failure\">This widget could not start: {}</p>",
+        escape(message)
+    ));
+}
+
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

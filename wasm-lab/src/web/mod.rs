@@ -1,0 +1,72 @@
+//! The web bindings: widgets and live quizzes mounted into the book's pages (wasm build only).
+//!
+//! The book's preprocessor leaves mount points such as
+//! `<div class="lab-widget" data-lab-widget="bucket-calculator">` and
+//! `<div class="lab-quiz" data-lab-quiz="bucket-rounding">` in the chapter HTML; the page's loader
+//! (`book/theme/lab-loader.js`) imports this module and calls [`mount_all`]. Each mount point is
+//! mounted on its own: a failure is shown inside that widget and never stops the others.
+
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+
+mod calculator;
+mod dom;
+mod progress;
+mod quiz;
+
+/// Mounts every widget and quiz in the page; returns how many were mounted.
+///
+/// Safe to call twice: a mount point that is already live is skipped.
+#[wasm_bindgen(js_name = mountAll)]
+pub fn mount_all() -> Result<u32, JsError> {
+    install_panic_hook();
+    let document = dom::document().map_err(|e| JsError::new(&dom::describe(&e)))?;
+    let mut mounted = 0;
+    for (selector, mount) in [
+        (
+            "[data-lab-widget]",
+            mount_widget as fn(&Element) -> Result<(), String>,
+        ),
+        ("[data-lab-quiz]", quiz::mount),
+    ] {
+        for root in dom::all(&document, selector) {
+            if root.get_attribute("data-lab-live").is_some() {
+                continue;
+            }
+            match mount(&root) {
+                Ok(()) => {
+                    let _ = root.set_attribute("data-lab-live", "");
+                    mounted += 1;
+                }
+                Err(message) => dom::show_failure(&root, &message),
+            }
+        }
+    }
+    Ok(mounted)
+}
+
+fn mount_widget(root: &Element) -> Result<(), String> {
+    match root.get_attribute("data-lab-widget").as_deref() {
+        Some("bucket-calculator") => calculator::mount(root),
+        Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
+        None => Err("mount point without a widget name".into()),
+    }
+}
+
+/// The calculator's answer for typed text, as a plain object (for the console and for tests).
+#[wasm_bindgen(js_name = calculate)]
+pub fn calculate_text(text: &str) -> Result<JsValue, JsError> {
+    let request = crate::input::parse_size(text).map_err(|e| JsError::new(&e.to_string()))?;
+    serde_wasm_bindgen::to_value(&crate::calc::calculate(request))
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A panic is a bug in the lab: say so plainly in the console instead of an opaque trap.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            web_sys::console::error_1(&format!("Pools & Chunks lab bug: {info}").into());
+        }));
+    });
+}

@@ -1,0 +1,138 @@
+//! The widgets and quizzes mounted into a real page, in headless Chromium.
+//!
+//! Run by `cargo xtask test` (or `cargo test -p wasm-lab --target wasm32-unknown-unknown`).
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn page() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn mount(html: &str) -> Element {
+    let host = page().create_element("div").unwrap();
+    host.set_inner_html(html);
+    page().body().unwrap().append_child(&host).unwrap();
+    wasm_lab::web::mount_all().unwrap();
+    host
+}
+
+fn by_id(root: &Element, id: &str) -> Element {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {id}"))
+}
+
+fn text(root: &Element, id: &str) -> String {
+    by_id(root, id).text_content().unwrap_or_default()
+}
+
+fn type_into(root: &Element, id: &str, value: &str) {
+    let input: HtmlInputElement = by_id(root, id).dyn_into().unwrap();
+    input.set_value(value);
+    input.dispatch_event(&Event::new("input").unwrap()).unwrap();
+}
+
+fn click(root: &Element, id: &str) {
+    by_id(root, id)
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+#[wasm_bindgen_test]
+fn calculator_shows_the_bucket_and_waste() {
+    let w = mount(r#"<div data-lab-widget="bucket-calculator" data-initial="100"></div>"#);
+    assert_eq!(text(&w, "calc-index"), "3");
+    assert_eq!(text(&w, "calc-length"), "128");
+    assert_eq!(text(&w, "calc-wasted"), "28");
+    assert_eq!(text(&w, "calc-percent"), "21.9 %");
+    type_into(&w, "calc-input", "1,048,577");
+    assert_eq!(text(&w, "calc-index"), "17");
+    assert_eq!(text(&w, "calc-length"), "2,097,152");
+    assert!(by_id(&w, "calc-error").has_attribute("hidden"));
+}
+
+#[wasm_bindgen_test]
+fn calculator_explains_bad_input_and_recovers() {
+    let w = mount(r#"<div data-lab-widget="bucket-calculator"></div>"#);
+    for (typed, says) in [
+        ("", "Type a request size"),
+        ("-5", "cannot be negative"),
+        ("abc", "not a number"),
+        ("1e20", "not a whole number"),
+        ("99999999999", "larger than any .NET array"),
+    ] {
+        type_into(&w, "calc-input", typed);
+        let error = by_id(&w, "calc-error");
+        assert!(!error.has_attribute("hidden"), "{typed}: error hidden");
+        assert!(
+            text(&w, "calc-error").contains(says),
+            "{typed}: {}",
+            text(&w, "calc-error")
+        );
+        assert_eq!(text(&w, "calc-length"), "—");
+    }
+    type_into(&w, "calc-input", "1073741825");
+    assert_eq!(text(&w, "calc-index"), "none (not pooled)");
+    assert!(text(&w, "calc-why").contains("over the largest bucket"));
+    type_into(&w, "calc-input", "16");
+    assert_eq!(text(&w, "calc-length"), "16");
+}
+
+#[wasm_bindgen_test]
+fn unknown_widget_says_so_in_place() {
+    let w = mount(r#"<div data-lab-widget="no-such-widget"></div>"#);
+    assert!(text(&w, "lab-failure").contains("no widget “no-such-widget”"));
+}
+
+#[wasm_bindgen_test]
+fn quiz_grades_with_the_lab_and_keeps_progress() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage
+        .set_item(wasm_lab::progress::STORAGE_KEY, "{not json")
+        .unwrap();
+    let q = mount(r#"<div data-lab-quiz="bucket-rounding"></div>"#);
+    assert!(text(&q, "quiz-notice").contains("unreadable"));
+    assert_eq!(
+        storage
+            .get_item(&format!("{}.unreadable", wasm_lab::progress::STORAGE_KEY))
+            .unwrap()
+            .as_deref(),
+        Some("{not json")
+    );
+    let item = q
+        .query_selector("[data-kind=\"buffer-length\"]")
+        .unwrap()
+        .unwrap();
+    let request: u64 = item.get_attribute("data-request").unwrap().parse().unwrap();
+    let right = wasm_lab::calc::calculate(request).length;
+    type_into(&item, "answer", &(right + 1).to_string());
+    click(&item, "check");
+    assert!(text(&item, "feedback").starts_with("✘ Not quite"));
+    type_into(&item, "answer", &right.to_string());
+    click(&item, "check");
+    assert!(
+        text(&item, "feedback").starts_with("✔ Correct"),
+        "{}",
+        text(&item, "feedback")
+    );
+    assert_eq!(text(&q, "quiz-score"), "Solved 1 of 4 · 2 attempts");
+    let saved = storage
+        .get_item(wasm_lab::progress::STORAGE_KEY)
+        .unwrap()
+        .unwrap();
+    let progress = wasm_lab::progress::Progress::from_json(&saved).unwrap();
+    assert_eq!(
+        progress.tally("bucket-rounding", "buffer-length").attempts,
+        2
+    );
+    click(&item, "next");
+    assert_eq!(text(&item, "feedback"), "");
+    click(&q, "quiz-reset");
+    assert_eq!(text(&q, "quiz-score"), "Solved 0 of 4 · 0 attempts");
+}
