@@ -29,6 +29,8 @@ pub struct Calculation {
     pub wasted: u64,
     /// `wasted` as a percentage of `length` (0 for an empty buffer).
     pub wasted_percent: f64,
+    /// `wasted` as a percentage of the request, as the source article prints it (0 for `0`).
+    pub excess_percent: f64,
     /// Whether the buffer goes back into the pool on return.
     pub pooled: bool,
     /// One sentence on why, with the formula's steps.
@@ -53,8 +55,14 @@ pub fn calculate(request: u64) -> Calculation {
     } else {
         wasted as f64 * 100.0 / length as f64
     };
+    let excess_percent = if request == 0 {
+        0.0
+    } else {
+        wasted as f64 * 100.0 / request as f64
+    };
     Calculation {
         request,
+        excess_percent,
         kind,
         index,
         length,
@@ -110,5 +118,7 @@ mod tests {
             (Some(17), 2_097_152, 1_048_575)
         );
         assert!(c.why.contains("index = 20 − 3 = 17"), "{}", c.why);
+        // The article's "1,023 (99.8%)" is the excess over the request.
+        assert_eq!(format!("{:.1}", calculate(1_025).excess_percent), "99.8");
     }
 }

@@ -19,3 +19,6 @@ pub mod quiz;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+
+/// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.
+pub const WIDGETS: &[&str] = &["bucket-calculator"];

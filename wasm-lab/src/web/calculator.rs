@@ -14,7 +14,8 @@ const TEMPLATE: &str = r#"
   <dt>Bucket index</dt><dd data-testid="calc-index"></dd>
   <dt>Buffer length</dt><dd data-testid="calc-length"></dd>
   <dt>Wasted bytes</dt><dd data-testid="calc-wasted"></dd>
-  <dt>Wasted share</dt><dd data-testid="calc-percent"></dd>
+  <dt>Share of the buffer wasted</dt><dd data-testid="calc-percent"></dd>
+  <dt>Excess over the request</dt><dd data-testid="calc-excess"></dd>
 </dl>
 <p class="lab-why" data-testid="calc-why"></p>
 <p class="lab-error" role="alert" data-testid="calc-error" hidden></p>
@@ -40,7 +41,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
 
 fn render(root: &Element, text: &str) -> Result<(), String> {
     let error = dom::find(root, "calc-error")?;
-    let (index, length, wasted, percent, why) = match parse_size(text) {
+    let (index, length, wasted, percent, excess, why) = match parse_size(text) {
         Ok(request) => {
             dom::set_hidden(&error, true);
             let c = calculate(request);
@@ -54,6 +55,7 @@ fn render(root: &Element, text: &str) -> Result<(), String> {
                 group_digits(c.length),
                 group_digits(c.wasted),
                 format!("{:.1} %", c.wasted_percent),
+                format!("{:.1} %", c.excess_percent),
                 c.why,
             )
         }
@@ -61,12 +63,13 @@ fn render(root: &Element, text: &str) -> Result<(), String> {
             error.set_text_content(Some(&e.to_string()));
             dom::set_hidden(&error, false);
             let dash = || "—".to_string();
-            (dash(), dash(), dash(), dash(), String::new())
+            (dash(), dash(), dash(), dash(), dash(), String::new())
         }
     };
     dom::set_text(root, "calc-index", &index)?;
     dom::set_text(root, "calc-length", &length)?;
     dom::set_text(root, "calc-wasted", &wasted)?;
     dom::set_text(root, "calc-percent", &percent)?;
+    dom::set_text(root, "calc-excess", &excess)?;
     dom::set_text(root, "calc-why", &why)
 }

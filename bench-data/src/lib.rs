@@ -1,0 +1,295 @@
+//! The schema of `book/data/<machine-id>.json`: the only way a measured number reaches the book.
+//!
+//! `native-bench` writes one [`RunFile`] per machine; the book's preprocessor reads every file in
+//! `book/data/` and cites [`Figure`]s by key. Both sides use these types, so the schema cannot
+//! drift between writer and reader. Reading is strict: a truncated file, a missing field or a
+//! schema version from the future is an error naming the file and the field, never a default.
+//!
+//! Each figure carries a [`Verdict`] from the noise gate ([`gate`]), decided when it was measured:
+//! the book prints a figure as an absolute value only when the verdict allows it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The schema version this code writes and reads. Bump it when a field changes meaning.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One bench run on one machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunFile {
+    pub schema_version: u32,
+    pub machine: Machine,
+    pub run: Run,
+    /// Figures by key, e.g. `spine.rent_return.4096.ratio_vs_vec`.
+    pub figures: BTreeMap<String, Figure>,
+}
+
+/// What the numbers were measured on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// File stem in `book/data/`; stable for one kind of machine (CPU model and core count).
+    pub id: String,
+    pub cpu_model: String,
+    pub logical_cores: u32,
+    pub memory_bytes: u64,
+    /// e.g. `Debian GNU/Linux 12 (bookworm)`.
+    pub os: String,
+    pub kernel: String,
+    /// C library version when known (the system allocator is glibc's malloc on Linux).
+    pub libc: String,
+}
+
+/// How and when the run was made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// UTC, RFC 3339.
+    pub date: String,
+    pub rustc: String,
+    pub commit: String,
+    /// The global allocator of the bench binary.
+    pub allocator: String,
+    /// `quick` or `full`.
+    pub mode: String,
+    /// `/proc/loadavg`'s 1, 5 and 15 minute averages before and after the run.
+    pub load_before: [f64; 3],
+    pub load_after: [f64; 3],
+    pub duration_seconds: f64,
+}
+
+/// One measured number with its statistics and its noise-gate verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    /// What was measured, in words a reader understands.
+    pub title: String,
+    pub unit: Unit,
+    /// The median (or the exact value for counts and bytes).
+    pub value: f64,
+    /// Confidence interval of the median (95 %), or min/max; equal to `value` for exact figures.
+    pub low: f64,
+    pub high: f64,
+    pub samples: u32,
+    /// Coefficient of variation of the samples (0 for exact figures).
+    pub cv: f64,
+    pub verdict: Verdict,
+    /// Why the gate decided as it did.
+    pub gate_note: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    Nanoseconds,
+    Bytes,
+    Count,
+    /// A ratio of two figures measured side by side in the same run.
+    Ratio,
+}
+
+/// The noise gate's decision on how a figure may be cited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Too noisy to cite at all; kept for the record.
+    Unfit,
+    /// Fit only as a ratio or a direction ("faster", "about 3×"), not as an absolute value.
+    RatioOnly,
+    /// Fit to cite as an absolute value.
+    Absolute,
+}
+
+/// Coefficient of variation above which a timing is not cited as an absolute value.
+pub const ABSOLUTE_MAX_CV: f64 = 0.05;
+/// Coefficient of variation above which a figure is not cited at all.
+pub const RATIO_MAX_CV: f64 = 0.25;
+/// Load average per logical core above which the machine is too busy for absolute timings.
+pub const MAX_LOAD_PER_CORE: f64 = 0.75;
+
+/// The noise gate: how a figure with this unit, noise and machine load may be cited.
+///
+/// Exact figures (bytes, counts) are always citable. A timing needs low noise *and* a quiet
+/// machine to be cited as an absolute value; a ratio of two timings measured side by side
+/// survives a busy machine (both sides slow down together) but not high noise.
+///
+/// ```
+/// use bench_data::{gate, Unit, Verdict};
+/// assert_eq!(gate(Unit::Nanoseconds, 0.02, 0.1).0, Verdict::Absolute);
+/// assert_eq!(gate(Unit::Nanoseconds, 0.02, 1.5).0, Verdict::RatioOnly);
+/// assert_eq!(gate(Unit::Ratio, 0.12, 1.5).0, Verdict::RatioOnly);
+/// assert_eq!(gate(Unit::Nanoseconds, 0.40, 0.1).0, Verdict::Unfit);
+/// ```
+pub fn gate(unit: Unit, cv: f64, load_per_core: f64) -> (Verdict, String) {
+    let pct = |x: f64| format!("{:.1} %", x * 100.0);
+    match unit {
+        Unit::Bytes | Unit::Count => (Verdict::Absolute, "exact count".into()),
+        _ if !cv.is_finite() || cv > RATIO_MAX_CV => (
+            Verdict::Unfit,
+            format!("noise {} over the {} limit", pct(cv), pct(RATIO_MAX_CV)),
+        ),
+        Unit::Ratio => (
+            Verdict::RatioOnly,
+            format!("ratio measured side by side; noise {}", pct(cv)),
+        ),
+        Unit::Nanoseconds if cv > ABSOLUTE_MAX_CV => (
+            Verdict::RatioOnly,
+            format!(
+                "noise {} over the {} limit for absolute times",
+                pct(cv),
+                pct(ABSOLUTE_MAX_CV)
+            ),
+        ),
+        Unit::Nanoseconds if load_per_core > MAX_LOAD_PER_CORE => (
+            Verdict::RatioOnly,
+            format!("machine busy: load {load_per_core:.2} per core"),
+        ),
+        Unit::Nanoseconds => (Verdict::Absolute, format!("noise {}", pct(cv))),
+    }
+}
+
+/// A data file that cannot be trusted, naming the file and the field.
+#[derive(Debug)]
+pub struct DataError {
+    pub file: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file.display(), self.message)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+impl RunFile {
+    /// Reads and checks one data file.
+    pub fn load(path: &Path) -> Result<RunFile, DataError> {
+        let err = |message: String| DataError {
+            file: path.to_path_buf(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+        RunFile::parse(&text).map_err(err)
+    }
+
+    /// Parses and checks a data file's text; the error names the offending field.
+    pub fn parse(text: &str) -> Result<RunFile, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+        match value.get("schema_version").map(|v| v.as_u64()) {
+            None => return Err("missing field `schema_version`".into()),
+            Some(Some(v)) if v == u64::from(SCHEMA_VERSION) => {}
+            Some(Some(v)) if v > u64::from(SCHEMA_VERSION) => {
+                return Err(format!(
+                    "field `schema_version` is {v}, newer than this book understands ({SCHEMA_VERSION}); update the book"
+                ));
+            }
+            Some(v) => {
+                return Err(format!(
+                    "field `schema_version` is {}, this book reads version {SCHEMA_VERSION}; rerun `cargo xtask bench`",
+                    v.map_or("not a number".into(), |v| v.to_string())
+                ));
+            }
+        }
+        let file: RunFile = serde_path_to_error::deserialize(value)
+            .map_err(|e| format!("field `{}`: {}", e.path(), e.inner()))?;
+        file.check()?;
+        Ok(file)
+    }
+
+    /// Checks what the types cannot: finite numbers, ordered intervals, verdicts the gate allows.
+    fn check(&self) -> Result<(), String> {
+        if self.machine.id.is_empty()
+            || !self
+                .machine
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            return Err(format!(
+                "field `machine.id` is {:?}: use [a-z0-9-]",
+                self.machine.id
+            ));
+        }
+        for (key, f) in &self.figures {
+            let field = |name: &str| format!("field `figures.{key}.{name}`");
+            for (name, x) in [
+                ("value", f.value),
+                ("low", f.low),
+                ("high", f.high),
+                ("cv", f.cv),
+            ] {
+                if !x.is_finite() || x < 0.0 {
+                    return Err(format!(
+                        "{} is {x}: must be a finite number ≥ 0",
+                        field(name)
+                    ));
+                }
+            }
+            if !(f.low <= f.value && f.value <= f.high) {
+                return Err(format!(
+                    "{} is {}, outside its interval [{}, {}]",
+                    field("value"),
+                    f.value,
+                    f.low,
+                    f.high
+                ));
+            }
+            let load = self.run.load_before[0].max(self.run.load_after[0])
+                / f64::from(self.machine.logical_cores.max(1));
+            let (allowed, _) = gate(f.unit, f.cv, load);
+            if f.verdict > allowed {
+                return Err(format!(
+                    "{} says {:?} but the noise gate allows at most {allowed:?}",
+                    field("verdict"),
+                    f.verdict
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn to_json(&self) -> String {
+        // Plain data with finite numbers: serialization cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+}
+
+/// Every data file in `dir` (`*.json`), sorted by file name.
+pub fn load_dir(dir: &Path) -> Result<Vec<RunFile>, DataError> {
+    let err = |message: String| DataError {
+        file: dir.to_path_buf(),
+        message,
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| err(format!("cannot list: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let files = paths
+        .iter()
+        .map(|p| RunFile::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (file, path) in files.iter().zip(&paths) {
+        if path.file_stem().and_then(|s| s.to_str()) != Some(file.machine.id.as_str()) {
+            return Err(DataError {
+                file: path.clone(),
+                message: format!(
+                    "field `machine.id` is {:?} but the file is named for another machine",
+                    file.machine.id
+                ),
+            });
+        }
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,115 @@
+use super::*;
+
+pub(crate) fn sample() -> RunFile {
+    let mut figures = BTreeMap::new();
+    figures.insert(
+        "spine.pool_ns".to_string(),
+        Figure {
+            title: "rent+return".into(),
+            unit: Unit::Nanoseconds,
+            value: 10.0,
+            low: 9.5,
+            high: 10.5,
+            samples: 100,
+            cv: 0.02,
+            verdict: Verdict::Absolute,
+            gate_note: "noise 2.0 %".into(),
+        },
+    );
+    RunFile {
+        schema_version: SCHEMA_VERSION,
+        machine: Machine {
+            id: "test-cpu-2c".into(),
+            cpu_model: "Test CPU".into(),
+            logical_cores: 2,
+            memory_bytes: 1 << 30,
+            os: "Linux".into(),
+            kernel: "6.1".into(),
+            libc: "glibc 2.36".into(),
+        },
+        run: Run {
+            date: "2026-11-30T12:00:00Z".into(),
+            rustc: "rustc 1.95.0".into(),
+            commit: "abc".into(),
+            allocator: "system".into(),
+            mode: "full".into(),
+            load_before: [0.1, 0.1, 0.1],
+            load_after: [0.2, 0.1, 0.1],
+            duration_seconds: 1.0,
+        },
+        figures,
+    }
+}
+
+#[track_caller]
+fn refused(text: &str, says: &str) {
+    let e = RunFile::parse(text).expect_err("accepted bad data");
+    assert!(e.contains(says), "{e:?} does not say {says:?}");
+}
+
+#[test]
+fn round_trips() {
+    let f = sample();
+    assert_eq!(RunFile::parse(&f.to_json()).unwrap(), f);
+}
+
+#[test]
+fn truncated_file_is_refused() {
+    let text = sample().to_json();
+    refused(&text[..text.len() / 2], "not valid JSON");
+}
+
+#[test]
+fn missing_field_is_named() {
+    let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    v["figures"]["spine.pool_ns"]
+        .as_object_mut()
+        .unwrap()
+        .remove("cv");
+    refused(&v.to_string(), "figures.spine.pool_ns");
+    refused(&v.to_string(), "missing field `cv`");
+    let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    v["machine"]["logical_cores"] = serde_json::json!("two");
+    refused(&v.to_string(), "field `machine.logical_cores`");
+}
+
+#[test]
+fn schema_versions_are_checked() {
+    let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    v["schema_version"] = serde_json::json!(SCHEMA_VERSION + 1);
+    refused(&v.to_string(), "newer than this book understands");
+    v["schema_version"] = serde_json::json!(0);
+    refused(&v.to_string(), "rerun `cargo xtask bench`");
+    v.as_object_mut().unwrap().remove("schema_version");
+    refused(&v.to_string(), "missing field `schema_version`");
+}
+
+#[test]
+fn verdict_above_the_gate_is_refused() {
+    let mut f = sample();
+    f.figures.get_mut("spine.pool_ns").unwrap().cv = 0.5;
+    refused(&f.to_json(), "noise gate allows at most Unfit");
+    let mut f = sample();
+    f.run.load_before = [3.0, 3.0, 3.0];
+    refused(&f.to_json(), "allows at most RatioOnly");
+}
+
+#[test]
+fn value_outside_its_interval_is_refused() {
+    let mut f = sample();
+    f.figures.get_mut("spine.pool_ns").unwrap().value = 11.0;
+    refused(&f.to_json(), "outside its interval");
+}
+
+#[test]
+fn directory_files_must_match_their_machine() {
+    let dir = std::env::temp_dir().join(format!("bench-data-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("other-machine.json"), sample().to_json()).unwrap();
+    let e = load_dir(&dir).unwrap_err();
+    assert!(e.to_string().contains("other-machine.json"), "{e}");
+    std::fs::remove_file(dir.join("other-machine.json")).unwrap();
+    std::fs::write(dir.join("test-cpu-2c.json"), sample().to_json()).unwrap();
+    assert_eq!(load_dir(&dir).unwrap().len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

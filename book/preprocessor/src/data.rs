@@ -1,0 +1,82 @@
+//! The bench data the book cites: every machine's file, and which one is the primary.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use bench_data::{Figure, RunFile};
+
+pub struct Data {
+    dir: PathBuf,
+    files: Vec<RunFile>,
+    primary: Option<usize>,
+    warnings: RefCell<Vec<String>>,
+}
+
+impl Data {
+    /// Loads `dir`; the primary machine is `machine` when given, else the most recent run.
+    pub fn load(dir: &Path, machine: Option<&str>) -> Result<Data> {
+        let files = if dir.exists() {
+            bench_data::load_dir(dir)?
+        } else {
+            Vec::new()
+        };
+        let primary = match machine {
+            Some(id) => match files.iter().position(|f| f.machine.id == id) {
+                Some(i) => Some(i),
+                None => bail!("LAB_MACHINE={id}, but {} has no {id}.json", dir.display()),
+            },
+            None => (0..files.len()).max_by(|&a, &b| files[a].run.date.cmp(&files[b].run.date)),
+        };
+        Ok(Data {
+            dir: dir.to_path_buf(),
+            files,
+            primary,
+            warnings: RefCell::default(),
+        })
+    }
+
+    /// An in-memory data set, for tests.
+    pub fn from_files(files: Vec<RunFile>) -> Data {
+        let primary = if files.is_empty() { None } else { Some(0) };
+        Data {
+            dir: PathBuf::from("book/data"),
+            files,
+            primary,
+            warnings: RefCell::default(),
+        }
+    }
+
+    pub fn files(&self) -> &[RunFile] {
+        &self.files
+    }
+
+    pub fn primary(&self) -> Result<&RunFile, String> {
+        self.primary.map(|i| &self.files[i]).ok_or_else(|| {
+            format!(
+                "{} holds no bench data: run `cargo xtask bench` to measure this machine",
+                self.dir.display()
+            )
+        })
+    }
+
+    /// The primary machine's figure `key`, or an error naming the file it is missing from.
+    pub fn figure(&self, key: &str) -> Result<(&RunFile, &Figure), String> {
+        let file = self.primary()?;
+        match file.figures.get(key) {
+            Some(f) => Ok((file, f)),
+            None => Err(format!(
+                "figure `{key}` is not in {}: rerun `cargo xtask bench`, or fix the key",
+                self.dir.join(format!("{}.json", file.machine.id)).display()
+            )),
+        }
+    }
+
+    pub fn warn(&self, message: String) {
+        self.warnings.borrow_mut().push(message);
+    }
+
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings.borrow().clone()
+    }
+}

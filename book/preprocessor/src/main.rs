@@ -1,0 +1,26 @@
+//! `mdbook-lab`: run by mdBook (see `book/book.toml`). Thin on purpose: the work is in the library.
+
+use std::io;
+use std::process::ExitCode;
+
+use mdbook_lab::Lab;
+use mdbook_preprocessor::Preprocessor;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [supports, renderer] = args.as_slice()
+        && supports == "supports"
+    {
+        return match Lab.supports_renderer(renderer) {
+            Ok(true) => ExitCode::SUCCESS,
+            _ => ExitCode::FAILURE,
+        };
+    }
+    match mdbook_lab::run(io::stdin(), io::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mdbook-lab: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Turning directives into HTML.
+
+use bench_data::{Figure, RunFile, Unit, Verdict};
+use wasm_lab::input::group_digits;
+
+use crate::data::Data;
+use crate::directive::{self, Directive};
+
+/// The chapter with every directive replaced, or every problem found in it.
+pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
+    let mut out = String::with_capacity(content.len());
+    let mut errors = Vec::new();
+    let mut last = 0;
+    for d in directive::find(content) {
+        out.push_str(&directive::unescape(&content[last..d.start]));
+        match one(&d, data) {
+            Ok(html) => out.push_str(&html),
+            Err(e) => errors.push(format!("{{{{#{} {}}}}}: {e}", d.name, d.args.join(" "))),
+        }
+        last = d.end;
+    }
+    out.push_str(&directive::unescape(&content[last..]));
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
+    match (d.name, d.args.as_slice()) {
+        ("fig", [key]) => fig(key, data),
+        ("fig-table", keys) if !keys.is_empty() => fig_table(keys, data),
+        ("machines", []) => Ok(machines(data)),
+        ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
+        ("lab-widget", [name, options @ ..]) => widget(name, options),
+        ("lab-quiz", [id]) => quiz(id),
+        _ => Err("wrong arguments (see book/preprocessor/src/lib.rs for the forms)".into()),
+    }
+}
+
+/// A figure's value as the book prints it: `12.3 ns`, `1,024 B`, `0.98×`.
+pub fn format_value(unit: Unit, v: f64) -> String {
+    match unit {
+        Unit::Nanoseconds if v >= 1e6 => format!("{} ms", sig3(v / 1e6)),
+        Unit::Nanoseconds if v >= 1e3 => format!("{} µs", sig3(v / 1e3)),
+        Unit::Nanoseconds => format!("{} ns", sig3(v)),
+        Unit::Bytes => format!("{} B", group_digits(v.round() as u64)),
+        Unit::Count => group_digits(v.round() as u64),
+        Unit::Ratio if v >= 100.0 => format!("{}×", group_digits(v.round() as u64)),
+        Unit::Ratio => format!("{}×", sig3(v)),
+    }
+}
+
+fn sig3(v: f64) -> String {
+    match v {
+        v if v >= 100.0 => format!("{v:.0}"),
+        v if v >= 10.0 => format!("{v:.1}"),
+        v => format!("{v:.2}"),
+    }
+}
+
+fn date(file: &RunFile) -> &str {
+    file.run.date.get(..10).unwrap_or(&file.run.date)
+}
+
+fn details(key: &str, f: &Figure, file: &RunFile) -> String {
+    let spread = if f.samples > 1 {
+        format!(
+            "median of {} samples, 95 % interval {} – {}, noise {:.1} %; ",
+            f.samples,
+            format_value(f.unit, f.low),
+            format_value(f.unit, f.high),
+            f.cv * 100.0
+        )
+    } else {
+        String::new()
+    };
+    escape(&format!(
+        "{}: {spread}gate: {}. {key} on {} ({} logical cores), {}",
+        f.title, f.gate_note, file.machine.cpu_model, file.machine.logical_cores, file.run.date
+    ))
+}
+
+/// Whether the gate lets this figure be printed as a value.
+fn citable(f: &Figure) -> bool {
+    match f.verdict {
+        Verdict::Absolute => true,
+        Verdict::RatioOnly => f.unit == Unit::Ratio,
+        Verdict::Unfit => false,
+    }
+}
+
+fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
+    let title = details(key, f, file);
+    if citable(f) {
+        format!(
+            "<span class=\"lab-fig\" data-fig=\"{key}\" data-machine=\"{}\" title=\"{title}\">{}</span>",
+            file.machine.id,
+            format_value(f.unit, f.value)
+        )
+    } else {
+        data.warn(format!(
+            "`{key}` on {} is not printed: the noise gate says {:?} ({})",
+            file.machine.id, f.verdict, f.gate_note
+        ));
+        format!(
+            "<span class=\"lab-fig lab-unfit\" data-fig=\"{key}\" data-machine=\"{}\" title=\"{title}\">not citable on this machine ({})</span>",
+            file.machine.id,
+            escape(&f.gate_note)
+        )
+    }
+}
+
+fn fig(key: &str, data: &Data) -> Result<String, String> {
+    let (file, f) = data.figure(key)?;
+    Ok(format!(
+        "{} <span class=\"lab-prov\">({}, {})</span>",
+        cell(key, f, file, data),
+        escape(&file.machine.id),
+        date(file)
+    ))
+}
+
+fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
+    let files = data.files();
+    data.primary()?;
+    let mut html = String::from("\n\n<table class=\"lab-fig-table\"><thead><tr><th>figure</th>");
+    for file in files {
+        html.push_str(&format!(
+            "<th>{} <small>({} cores, {})</small></th>",
+            escape(&file.machine.id),
+            file.machine.logical_cores,
+            date(file)
+        ));
+    }
+    html.push_str("</tr></thead><tbody>");
+    for key in keys {
+        let Some(title) = files
+            .iter()
+            .find_map(|f| f.figures.get(*key))
+            .map(|f| &f.title)
+        else {
+            return Err(format!("figure `{key}` is in no file of book/data"));
+        };
+        html.push_str(&format!("<tr><td>{}</td>", escape(title)));
+        for file in files {
+            match file.figures.get(*key) {
+                Some(f) => html.push_str(&format!("<td>{}</td>", cell(key, f, file, data))),
+                None => html.push_str("<td>not measured</td>"),
+            }
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</tbody></table>\n\n");
+    Ok(html)
+}
+
+fn machines(data: &Data) -> String {
+    let mut html = String::from(
+        "\n\n<table class=\"lab-machines\"><thead><tr><th>machine</th><th>CPU</th><th>cores</th>\
+         <th>memory</th><th>OS, kernel, libc</th><th>rustc</th><th>commit</th><th>date</th>\
+         <th>load before → after</th><th>mode</th></tr></thead><tbody>",
+    );
+    for f in data.files() {
+        let (m, r) = (&f.machine, &f.run);
+        html.push_str(&format!(
+            "<tr data-machine=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{:.1} GiB</td><td>{}, {}, {}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{:.2} → {:.2}</td><td>{}</td></tr>",
+            escape(&m.id),
+            escape(&m.id),
+            escape(&m.cpu_model),
+            m.logical_cores,
+            m.memory_bytes as f64 / (1u64 << 30) as f64,
+            escape(&m.os),
+            escape(&m.kernel),
+            escape(&m.libc),
+            escape(&r.rustc),
+            escape(r.commit.get(..10).unwrap_or(&r.commit)),
+            escape(&r.date),
+            r.load_before[0],
+            r.load_after[0],
+            escape(&r.mode),
+        ));
+    }
+    if data.files().is_empty() {
+        html.push_str("<tr><td colspan=\"10\">No bench data yet: run <code>cargo xtask bench</code>.</td></tr>");
+    }
+    html.push_str("</tbody></table>\n\n");
+    html
+}
+
+/// The shared pool's rounding of each request, computed by the lab at build time.
+fn bucket_table(sizes: &[&str]) -> Result<String, String> {
+    let mut html = String::from(
+        "\n\n<table class=\"lab-bucket-table\"><thead><tr><th>request</th><th>bucket</th>\
+         <th>buffer length</th><th>excess (of the request)</th></tr></thead><tbody>",
+    );
+    for size in sizes {
+        let request = wasm_lab::input::parse_size(size).map_err(|e| e.to_string())?;
+        let c = wasm_lab::calc::calculate(request);
+        let index = c.index.map_or_else(|| "—".to_string(), |i| i.to_string());
+        let share = if c.wasted > 0 {
+            format!(" ({:.1} %)", c.excess_percent)
+        } else {
+            String::new()
+        };
+        html.push_str(&format!(
+            "<tr><td>{}</td><td>{index}</td><td>{}</td><td>{}{share}</td></tr>",
+            group_digits(request),
+            group_digits(c.length),
+            group_digits(c.wasted),
+        ));
+    }
+    html.push_str("</tbody></table>\n\n");
+    Ok(html)
+}
+
+fn widget(name: &str, options: &[&str]) -> Result<String, String> {
+    if !wasm_lab::WIDGETS.contains(&name) {
+        return Err(format!(
+            "the lab has no widget `{name}` (it has: {})",
+            wasm_lab::WIDGETS.join(", ")
+        ));
+    }
+    let mut attrs = String::new();
+    for option in options {
+        match option.split_once('=') {
+            Some(("initial", v)) => attrs.push_str(&format!(" data-initial=\"{}\"", escape(v))),
+            _ => {
+                return Err(format!(
+                    "unknown widget option `{option}` (known: initial=…)"
+                ));
+            }
+        }
+    }
+    Ok(format!(
+        "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\"{attrs}>\
+         <p class=\"lab-loading\">Loading the lab… (this widget needs JavaScript and WebAssembly)</p></div>\n\n"
+    ))
+}
+
+fn quiz(id: &str) -> Result<String, String> {
+    if wasm_lab::quiz::quiz(id).is_none() {
+        let known: Vec<&str> = wasm_lab::quiz::QUIZZES.iter().map(|(q, _)| *q).collect();
+        return Err(format!(
+            "the lab has no quiz `{id}` (it has: {})",
+            known.join(", ")
+        ));
+    }
+    Ok(format!(
+        "\n\n<div class=\"lab-quiz\" data-lab-quiz=\"{id}\" data-testid=\"quiz-{id}\">\
+         <p class=\"lab-loading\">Loading the quiz… (it needs JavaScript and WebAssembly)</p></div>\n\n"
+    ))
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,195 @@
+//! Driving the built book in headless Chromium, as a reader would.
+//!
+//! `cargo xtask test` builds the book, serves it on 127.0.0.1 and runs these tests with
+//! `BOOK_URL` set. Chromium and ChromeDriver are Debian's (`/usr/bin/chromium`,
+//! `/usr/bin/chromedriver`); ChromeDriver is started here on a free port, so nothing is downloaded.
+//! Every page gets a hook, installed before its own scripts, that records console errors,
+//! uncaught exceptions, failed resource loads and unhandled rejections: a test ends by asserting
+//! there were none.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+use thirtyfour::prelude::*;
+
+pub use thirtyfour;
+
+const ERROR_HOOK: &str = r#"
+window.__labErrors = [];
+(function () {
+  const record = (what) => window.__labErrors.push(String(what));
+  const original = console.error.bind(console);
+  console.error = function (...args) { record("console.error: " + args.map(String).join(" ")); original(...args); };
+  window.addEventListener("error", (e) => {
+    const t = e.target;
+    record(t && t !== window && (t.src || t.href) ? "failed to load " + (t.src || t.href) : "uncaught: " + e.message);
+  }, true);
+  window.addEventListener("unhandledrejection", (e) => record("unhandled rejection: " + String(e.reason)));
+})();
+"#;
+
+/// A headless Chromium session with its own ChromeDriver and a fresh profile.
+pub struct Browser {
+    pub driver: WebDriver,
+    chromedriver: Child,
+    profile: std::path::PathBuf,
+    base: String,
+}
+
+/// The served book's address, from `BOOK_URL`.
+pub fn book_url() -> Result<String> {
+    let url = std::env::var("BOOK_URL")
+        .context("BOOK_URL is not set: run the end-to-end tests through `cargo xtask test`")?;
+    Ok(if url.ends_with('/') {
+        url
+    } else {
+        format!("{url}/")
+    })
+}
+
+impl Browser {
+    pub async fn start() -> Result<Browser> {
+        let base = book_url()?;
+        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let chromedriver = Command::new("/usr/bin/chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("cannot start /usr/bin/chromedriver (cargo xtask test installs it)")?;
+        let profile =
+            std::env::temp_dir().join(format!("e2e-chromium-{}-{port}", std::process::id()));
+        let mut caps = DesiredCapabilities::chrome();
+        caps.set_binary("/usr/bin/chromium")?;
+        for arg in [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1280,1000",
+        ] {
+            caps.add_arg(arg)?;
+        }
+        caps.add_arg(&format!("--user-data-dir={}", profile.display()))?;
+        let url = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let driver = loop {
+            match WebDriver::new(&url, caps.clone()).await {
+                Ok(d) => break d,
+                Err(e) if Instant::now() > deadline => {
+                    bail!("ChromeDriver did not start a session: {e}")
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+            }
+        };
+        driver
+            .cdp()
+            .send_raw(
+                "Page.addScriptToEvaluateOnNewDocument",
+                json!({ "source": ERROR_HOOK }),
+            )
+            .await?;
+        Ok(Browser {
+            driver,
+            chromedriver,
+            profile,
+            base,
+        })
+    }
+
+    /// Opens a page of the book and waits until the lab has mounted its widgets.
+    pub async fn open(&self, page: &str) -> Result<()> {
+        self.driver.goto(format!("{}{page}", self.base)).await?;
+        self.wait_for_lab().await
+    }
+
+    pub async fn reload(&self) -> Result<()> {
+        self.driver.refresh().await?;
+        self.wait_for_lab().await
+    }
+
+    async fn wait_for_lab(&self) -> Result<()> {
+        let ready = self
+            .driver
+            .query(By::Css("html[data-lab-ready]"))
+            .wait(Duration::from_secs(30), Duration::from_millis(100))
+            .first()
+            .await;
+        if ready.is_err() {
+            let errors = self.errors().await.unwrap_or_default();
+            bail!("the lab did not load within 30 s; page errors: {errors:?}");
+        }
+        Ok(())
+    }
+
+    /// What the page recorded as errors so far.
+    pub async fn errors(&self) -> Result<Vec<String>> {
+        let v = self
+            .driver
+            .execute(
+                "return window.__labErrors || ['error hook missing'];",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(v.json().clone())?)
+    }
+
+    /// Fails if the page recorded any error.
+    pub async fn assert_no_errors(&self) -> Result<()> {
+        let errors = self.errors().await?;
+        if !errors.is_empty() {
+            bail!("the browser reported errors: {errors:#?}");
+        }
+        Ok(())
+    }
+
+    /// The element with `data-testid="{id}"` under `root`.
+    pub async fn find(root: &WebElement, id: &str) -> Result<WebElement> {
+        root.find(By::Css(format!("[data-testid=\"{id}\"]")))
+            .await
+            .with_context(|| format!("no [data-testid={id}]"))
+    }
+
+    pub async fn text(root: &WebElement, id: &str) -> Result<String> {
+        Ok(Browser::find(root, id).await?.text().await?)
+    }
+
+    /// Replaces an input's text by typing, as a reader does.
+    pub async fn type_into(root: &WebElement, id: &str, text: &str) -> Result<()> {
+        let input = Browser::find(root, id).await?;
+        input.clear().await?;
+        // `clear` does not fire `input`; select-all + delete does, like a reader's keystrokes.
+        input.send_keys(Key::Control + "a").await?;
+        input.send_keys(Key::Backspace).await?;
+        if !text.is_empty() {
+            input.send_keys(text).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn quit(mut self) -> Result<()> {
+        let driver = self.driver.clone();
+        driver.quit().await?;
+        let _ = self.chromedriver.kill();
+        let _ = std::fs::remove_dir_all(&self.profile);
+        Ok(())
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.chromedriver.kill();
+        let _ = self.chromedriver.wait();
+    }
+}
+
+/// Numbers as the book shows them ("1,048,576") back to integers.
+pub fn number(text: &str) -> Option<u64> {
+    text.replace(',', "").trim().parse().ok()
+}

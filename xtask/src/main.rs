@@ -1,0 +1,83 @@
+//! `cargo xtask`: every set-up, build, test and bench step of the project, from a fresh clone.
+//!
+//! - `serve [--port N]` — installs what is missing, builds the lab and the book, serves the book.
+//! - `build` — the same without serving (output in `book/build/`).
+//! - `test` — every test: unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in Chromium.
+//! - `bench [--quick]` — measures this machine, rewrites `book/data/<machine-id>.json`.
+//!
+//! Installs are pinned: the wasm-bindgen CLI is installed at exactly the version in `Cargo.lock`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+mod cmd;
+mod serve;
+mod site;
+mod test;
+mod tools;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+  serve [--port N]   install what is missing, build the lab and the book, serve http://127.0.0.1:3000
+  build              the same without serving (output in book/build/)
+  test               every test: unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
+  bench [--quick]    measure this machine and rewrite book/data/<machine-id>.json
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("\nxtask: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<()> {
+    let root = root();
+    std::env::set_current_dir(&root)?;
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["serve"] => serve(&root, 3000),
+        ["serve", "--port", port] => serve(&root, port.parse()?),
+        ["build"] => site::build(&root).map(|_| ()),
+        ["test"] => test::all(&root),
+        ["bench"] => bench(false),
+        ["bench", "--quick"] => bench(true),
+        ["help" | "--help" | "-h"] | [] => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        _ => bail!("unknown command {:?}\n\n{USAGE}", args.join(" ")),
+    }
+}
+
+fn serve(root: &Path, port: u16) -> Result<()> {
+    let site = site::build(root)?;
+    let server = serve::Server::bind(&site, port)?;
+    println!("\nPools & Chunks is served at {}", server.url());
+    println!("Open it in a browser; stop with Ctrl-C.");
+    server.run()
+}
+
+fn bench(quick: bool) -> Result<()> {
+    let mut args = vec!["run", "--release", "--package", "native-bench", "--", "run"];
+    if quick {
+        args.push("--quick");
+    }
+    cmd::cargo(&args).run()?;
+    println!("\nRebuild the book with the new data: cargo xtask serve");
+    Ok(())
+}
+
+/// The workspace root (this crate sits one level below it).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}

@@ -1,0 +1,69 @@
+//! Building the site: the lab to wasm, bound for the web, then the book around it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::{cmd, tools};
+
+/// Builds the wasm lab and the book; returns the directory to serve.
+pub fn build(root: &Path) -> Result<PathBuf> {
+    tools::wasm_target()?;
+    tools::wasm_bindgen_cli(root)?;
+    build_wasm(root)?;
+    build_book(root)
+}
+
+fn build_wasm(root: &Path) -> Result<()> {
+    step("building the lab for wasm32");
+    cmd::cargo(&[
+        "build",
+        "--package",
+        "wasm-lab",
+        "--lib",
+        "--target",
+        tools::WASM_TARGET,
+        "--profile",
+        "wasm-release",
+    ])
+    .run()?;
+    let wasm = target_dir(root)
+        .join(tools::WASM_TARGET)
+        .join("wasm-release")
+        .join("wasm_lab.wasm");
+    let out = root.join("book/src/wasm");
+    std::fs::create_dir_all(&out)?;
+    cmd::new(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--out-dir",
+            &out.to_string_lossy(),
+            &wasm.to_string_lossy(),
+        ],
+    )
+    .run()
+}
+
+fn build_book(root: &Path) -> Result<PathBuf> {
+    step("building the book");
+    // The preprocessor runs as `cargo run -p mdbook-lab` (book.toml); build it first so its
+    // compile errors show here, not inside mdBook's log.
+    cmd::cargo(&["build", "--quiet", "--package", "mdbook-lab"]).run()?;
+    let book =
+        mdbook_driver::MDBook::load(root.join("book")).context("cannot load book/book.toml")?;
+    book.build().context("the book did not build")?;
+    let site = root.join("book/build");
+    println!("built the book in {}", site.display());
+    Ok(site)
+}
+
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
+}
+
+pub fn step(what: &str) {
+    eprintln!("\n== {what}");
+}

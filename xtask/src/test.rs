@@ -1,0 +1,85 @@
+//! `cargo xtask test`: every test the project has, in one command, with a summary at the end.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::serve::Server;
+use crate::{cmd, site, tools};
+
+/// One step of the test run: a name and what it does.
+type Step<'a> = (&'static str, Box<dyn FnOnce() -> Result<()> + 'a>);
+
+pub fn all(root: &Path) -> Result<()> {
+    let steps: Vec<Step<'_>> = vec![
+        (
+            "formatting",
+            Box::new(|| cmd::cargo(&["fmt", "--all", "--check"]).run()),
+        ),
+        (
+            "native: unit, property and doc tests (incl. compile_fail)",
+            Box::new(|| cmd::cargo(&["test", "--workspace", "--exclude", "e2e"]).run()),
+        ),
+        (
+            "wasm: the lab's tests in headless Chromium",
+            Box::new(wasm_tests),
+        ),
+        (
+            "end to end: the built book in headless Chromium",
+            Box::new(|| end_to_end(root)),
+        ),
+    ];
+    let total = steps.len();
+    let mut done = Vec::new();
+    for (i, (name, step)) in steps.into_iter().enumerate() {
+        site::step(&format!("test {}/{total}: {name}", i + 1));
+        let started = Instant::now();
+        let result = step().with_context(|| format!("test step “{name}” failed"));
+        done.push((name, started.elapsed().as_secs_f64(), result.is_ok()));
+        if let Err(e) = result {
+            summary(&done);
+            return Err(e);
+        }
+    }
+    summary(&done);
+    Ok(())
+}
+
+fn summary(done: &[(&str, f64, bool)]) {
+    eprintln!("\n== summary");
+    for (name, secs, ok) in done {
+        eprintln!(
+            "  {} {secs:>6.1} s  {name}",
+            if *ok { "ok  " } else { "FAIL" }
+        );
+    }
+}
+
+fn wasm_tests() -> Result<()> {
+    tools::wasm_target()?;
+    tools::wasm_bindgen_cli(&crate::root())?;
+    tools::chromium()?;
+    cmd::cargo(&[
+        "test",
+        "--package",
+        "wasm-lab",
+        "--target",
+        tools::WASM_TARGET,
+    ])
+    .env("CHROMEDRIVER", tools::CHROMEDRIVER)
+    .env("WASM_BINDGEN_TEST_TIMEOUT", "120")
+    .env("WASM_BINDGEN_TEST_DRIVER_TIMEOUT", "30")
+    .run()
+}
+
+fn end_to_end(root: &Path) -> Result<()> {
+    tools::chromium()?;
+    let site = site::build(root)?;
+    let server = Server::bind(&site, 0)?;
+    let url = server.url();
+    std::thread::spawn(move || server.run());
+    cmd::cargo(&["test", "--package", "e2e", "--", "--test-threads", "1"])
+        .env("BOOK_URL", &url)
+        .run()
+}

@@ -1,0 +1,111 @@
+//! Installs what the project needs when it is missing, at pinned versions, and says what it did.
+//!
+//! Nothing here downloads a browser build or a prebuilt binary: Rust tools come from crates.io
+//! (`cargo install`), Chromium from Debian's packages.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use crate::cmd;
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// The wasm32 target for the toolchain in use.
+pub fn wasm_target() -> Result<()> {
+    let installed = cmd::new("rustup", &["target", "list", "--installed"]).read();
+    if installed.is_some_and(|t| t.lines().any(|l| l == WASM_TARGET)) {
+        return Ok(());
+    }
+    eprintln!("installing the {WASM_TARGET} target");
+    cmd::new("rustup", &["target", "add", WASM_TARGET]).run()
+}
+
+/// The wasm-bindgen version the lockfile pins; the CLI must equal it exactly.
+pub fn wasm_bindgen_version(root: &Path) -> Result<String> {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).context("cannot read Cargo.lock")?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\"" {
+            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
+                return Ok(v.trim_end_matches('"').to_string());
+            }
+        }
+    }
+    bail!("Cargo.lock has no wasm-bindgen entry")
+}
+
+/// `wasm-bindgen` and `wasm-bindgen-test-runner` at exactly the lockfile's version.
+pub fn wasm_bindgen_cli(root: &Path) -> Result<()> {
+    let want = wasm_bindgen_version(root)?;
+    let has = |tool: &str| {
+        cmd::new(tool, &["--version"])
+            .read()
+            .is_some_and(|v| v.split_whitespace().nth(1) == Some(want.as_str()))
+    };
+    if has("wasm-bindgen") && has("wasm-bindgen-test-runner") {
+        return Ok(());
+    }
+    eprintln!(
+        "installing wasm-bindgen-cli {want} (must equal the wasm-bindgen crate; about 2 minutes)"
+    );
+    // Not `--locked`: the registry mirror lacks one of the CLI's locked dependencies (TOOLING.md).
+    cmd::cargo(&[
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &format!("={want}"),
+    ])
+    .run()?;
+    if !(has("wasm-bindgen") && has("wasm-bindgen-test-runner")) {
+        bail!(
+            "wasm-bindgen {want} was installed but is not the one on PATH: put ~/.cargo/bin first"
+        );
+    }
+    Ok(())
+}
+
+/// Debian's Chromium and ChromeDriver, installed with apt when missing (needs root).
+pub fn chromium() -> Result<()> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return Ok(());
+    }
+    let root = cmd::new("id", &["-u"]).read().as_deref() == Some("0");
+    if !root {
+        bail!(
+            "headless tests need Debian's Chromium: run `sudo apt-get update && sudo apt-get install -y chromium chromium-driver` once"
+        );
+    }
+    eprintln!("installing chromium and chromium-driver from Debian's packages");
+    cmd::new("apt-get", &["update"]).run()?;
+    cmd::new("apt-get", &["install", "-y", "chromium", "chromium-driver"])
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .run()
+}
+
+/// A nightly toolchain with Miri, for the pool's Miri tests.
+pub fn miri() -> Result<()> {
+    if cmd::new("cargo", &["+nightly", "miri", "--version"])
+        .read()
+        .is_some()
+    {
+        return Ok(());
+    }
+    eprintln!("installing a nightly toolchain with Miri");
+    cmd::new(
+        "rustup",
+        &[
+            "toolchain",
+            "install",
+            "nightly",
+            "--profile",
+            "minimal",
+            "--component",
+            "miri,rust-src",
+        ],
+    )
+    .run()
+}
