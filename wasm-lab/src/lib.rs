@@ -6,5 +6,15 @@
 //! fail for reasons other than its input: every misuse is a typed error, never a panic.
 //!
 //! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
+//! - [`alloc_count`]: a counting global allocator and `measure(|| work)`, natively and in wasm
+//!   (registered as the global allocator only in the wasm build).
 
+pub mod alloc_count;
 pub mod bucket;
+
+// The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests
+// register the allocator themselves (see `alloc_count`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static GLOBAL: alloc_count::CountingAlloc<std::alloc::System> =
+    alloc_count::CountingAlloc::new(std::alloc::System);
