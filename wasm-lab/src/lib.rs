@@ -8,9 +8,12 @@
 //! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
 //! - [`alloc_count`]: a counting global allocator and `measure(|| work)`, natively and in wasm
 //!   (registered as the global allocator only in the wasm build).
+//! - [`chunk`]: .NET's `Enumerable.Chunk` (both paths) and the Rust alternatives, with the `blocks`
+//!   report of what each chunk allocates.
 
 pub mod alloc_count;
 pub mod bucket;
+pub mod chunk;
 
 // The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests
 // register the allocator themselves (see `alloc_count`).
