@@ -352,3 +352,16 @@ fn blocks_report_matches_its_formulas_and_the_article() {
     assert_eq!(json["rows"][0]["strategy"], "dotnet_chunk");
     assert_eq!(json["rows"][0]["first"]["allocations"], 1);
 }
+
+#[test]
+fn absurd_sizes_give_finite_predictions() {
+    use wasm_lab::chunk::predict_blocks;
+    for strategy in Strategy::ALL {
+        let b = predict_blocks(strategy, SourceKind::Vec, usize::MAX, usize::MAX, 8, 0).unwrap();
+        assert!(b.len() <= 70, "{strategy:?}");
+    }
+    let arrays =
+        EnumerableChunkIterator::<std::iter::Empty<u8>>::first_chunk_arrays(usize::MAX, usize::MAX);
+    assert_eq!(arrays.len(), 63); // 2^2 … 2^63, then usize::MAX
+    assert_eq!(dotnet::dotnet_array_bytes(usize::MAX, 8), !7_u64);
+}

@@ -79,9 +79,10 @@ impl<I> CollectChunks<I> {
             _ => 1,
         };
         let mut caps = vec![start];
-        let mut cap = start;
+        let mut cap: usize = start;
         while cap < items {
-            cap *= 2;
+            // Saturating: an absurd `items` ends the loop instead of overflowing.
+            cap = cap.saturating_mul(2);
             caps.push(cap);
         }
         caps

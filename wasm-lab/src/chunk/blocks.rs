@@ -84,7 +84,9 @@ impl ChunkCost {
                 Block::Alloc(_) => c.allocations += 1,
                 Block::Realloc(_) => c.reallocations += 1,
             }
-            c.bytes += (b.len() * elem_size) as u64;
+            c.bytes = c
+                .bytes
+                .saturating_add((b.len() as u64).saturating_mul(elem_size as u64));
         }
         c
     }
@@ -355,7 +357,7 @@ pub fn blocks<T: Element>(len: usize, size: usize) -> Result<BlocksReport, Chunk
                 predicted_later: has_later.then(|| ChunkCost::from_blocks(&later_blocks, elem)),
                 largest_block_bytes: first_blocks
                     .iter()
-                    .map(|b| (b.len() * elem) as u64)
+                    .map(|b| (b.len() as u64).saturating_mul(elem as u64))
                     .max()
                     .unwrap_or(0),
                 dotnet_first_bytes: is_dotnet

@@ -11,8 +11,8 @@
 //! The parameter is declared `IEnumerable<TSource>`, so two calls that read the same pick
 //! different paths: an `int[]` gets [`ArrayChunkIterator`], a `List<int>` or a `yield return`
 //! method gets [`EnumerableChunkIterator`]. [`chunk`] reproduces that choice with
-//! [`Source`](super::Source): a slice stands for the array, a `Vec` for the `List<T>`, and
-//! [`Source::Yielded`](super::Source::Yielded) for the `yield return` method.
+//! [`Source`]: a slice stands for the array, a `Vec` for the `List<T>`, and
+//! [`Source::Yielded`] for the `yield return` method.
 //!
 //! Every .NET array is modelled as a `Box<[T]>` of exactly its length, allocated zeroed as
 //! `new T[n]` is, and `Array.Resize` as allocate-new + copy + free-old ([`array_resize`]), never
@@ -66,7 +66,7 @@ pub enum Path {
 
 impl Path {
     /// The .NET name of the implementation (the article's `blocks` report prints the compiler's
-    /// names, `<ArrayChunkIterator>d__39`1` and `<EnumerableChunkIterator>d__40`1`).
+    /// names, ``<ArrayChunkIterator>d__39`1`` and ``<EnumerableChunkIterator>d__40`1``).
     pub fn name(self) -> &'static str {
         match self {
             Path::EmptyArray => "empty array (no iterator)",
@@ -356,5 +356,9 @@ pub const DOTNET_ENUMERABLE_ITERATOR_BYTES: u64 = 112;
 /// assert_eq!(dotnet_array_bytes(21_244, 4), 85_000); // the first `int[]` in the LOH
 /// ```
 pub fn dotnet_array_bytes(len: usize, elem_size: usize) -> u64 {
-    (DOTNET_ARRAY_HEADER_BYTES + (len as u64) * (elem_size as u64) + 7) & !7
+    let data = (len as u64).saturating_mul(elem_size as u64);
+    DOTNET_ARRAY_HEADER_BYTES
+        .saturating_add(data)
+        .saturating_add(7)
+        & !7
 }
