@@ -10,9 +10,15 @@
 //! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
 //! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
 //! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
+//! - [`alloc_count`]: a counting global allocator and `measure(|| work)`, natively and in wasm
+//!   (registered as the global allocator only in the wasm build).
+//! - [`chunk`]: .NET's `Enumerable.Chunk` (both paths) and the Rust alternatives, with the `blocks`
+//!   report of what each chunk allocates.
 
+pub mod alloc_count;
 pub mod bucket;
 pub mod calc;
+pub mod chunk;
 pub mod input;
 pub mod progress;
 pub mod quiz;
@@ -22,3 +28,10 @@ pub mod web;
 
 /// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.
 pub const WIDGETS: &[&str] = &["bucket-calculator"];
+
+// The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests
+// register the allocator themselves (see `alloc_count`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static GLOBAL: alloc_count::CountingAlloc<std::alloc::System> =
+    alloc_count::CountingAlloc::new(std::alloc::System);

@@ -1,0 +1,245 @@
+//! Properties of the chunkers: every strategy yields the same chunks, and every strategy allocates
+//! exactly what its documented formula says.
+
+#![cfg(not(target_arch = "wasm32"))] // native only: proptest
+
+use std::alloc::System;
+
+use proptest::prelude::*;
+use wasm_lab::alloc_count::{self, AllocStats, CountingAlloc};
+use wasm_lab::chunk::{
+    Element, FreeList, Mode, Plan, RunSummary, Source, SourceKind, Strategy, predict_blocks, run,
+};
+
+#[global_allocator]
+static A: CountingAlloc<System> = CountingAlloc::new(System);
+
+fn config() -> ProptestConfig {
+    // Two shared cores: a few hundred small cases keep this file under a second or two.
+    ProptestConfig {
+        cases: 200,
+        ..ProptestConfig::default()
+    }
+}
+
+fn plan(strategy: Strategy, size: usize, mode: Mode) -> Plan {
+    Plan {
+        strategy,
+        size,
+        mode,
+        max_chunks: None,
+    }
+}
+
+/// Runs every applicable strategy × source × mode and returns the chunks each produced.
+fn all_chunkings<T: Element>(data: &Vec<T>, size: usize) -> Vec<(String, Vec<Vec<T>>)> {
+    let mut out = Vec::new();
+    for strategy in Strategy::ALL {
+        for kind in SourceKind::ALL {
+            for mode in [Mode::Drop, Mode::Hold] {
+                if strategy.check(kind, mode).is_err() {
+                    continue;
+                }
+                let mut chunks = Vec::new();
+                let mut pool = FreeList::with_capacity(4);
+                let s = run(
+                    plan(strategy, size, mode),
+                    Source::of(kind, data),
+                    Some(&mut pool),
+                    &mut |c| chunks.push(c.to_vec()),
+                )
+                .unwrap();
+                assert_eq!(s.chunks, chunks.len());
+                out.push((format!("{strategy:?}/{kind:?}/{mode:?}"), chunks));
+            }
+        }
+    }
+    out
+}
+
+fn check_same_chunks<T: Element>(data: &Vec<T>, size: usize) {
+    let reference: Vec<Vec<T>> = data.chunks(size).map(<[T]>::to_vec).collect();
+    for (name, chunks) in all_chunkings(data, size) {
+        assert_eq!(chunks, reference, "{name}");
+    }
+}
+
+/// Measured allocations of a full drop-mode run.
+fn measured<T: Element>(
+    strategy: Strategy,
+    kind: SourceKind,
+    data: &Vec<T>,
+    size: usize,
+) -> (RunSummary, AllocStats) {
+    let mut pool = FreeList::with_capacity(2);
+    let (r, stats) = alloc_count::measure(|| {
+        run(
+            plan(strategy, size, Mode::Drop),
+            Source::of(kind, data),
+            Some(&mut pool),
+            &mut |_| (),
+        )
+    })
+    .unwrap();
+    (r.unwrap(), stats)
+}
+
+/// Sum of the formula's blocks over every chunk: (allocations, reallocations, bytes).
+fn predicted(
+    strategy: Strategy,
+    kind: SourceKind,
+    len: usize,
+    size: usize,
+    elem: usize,
+) -> (u64, u64, u64) {
+    let mut total = (0, 0, 0);
+    for index in 0..len.div_ceil(size) {
+        for b in predict_blocks(strategy, kind, len, size, elem, index).unwrap() {
+            match b {
+                wasm_lab::chunk::Block::Alloc(_) => total.0 += 1,
+                wasm_lab::chunk::Block::Realloc(_) => total.1 += 1,
+            }
+            total.2 += (b.len() * elem) as u64;
+        }
+    }
+    total
+}
+
+fn check_counts<T: Element>(data: &Vec<T>, size: usize) {
+    let len = data.len();
+    let elem = size_of::<T>();
+    let chunks = len.div_ceil(size) as u64;
+    for strategy in Strategy::ALL {
+        for kind in SourceKind::ALL {
+            if strategy.check(kind, Mode::Drop).is_err() {
+                continue;
+            }
+            let (summary, stats) = measured(strategy, kind, data, size);
+            assert_eq!(summary.chunks as u64, chunks);
+            let got = (
+                stats.allocations,
+                stats.reallocations,
+                stats.bytes_requested,
+            );
+            assert_eq!(
+                got,
+                predicted(strategy, kind, len, size, elem),
+                "{strategy:?} on {kind:?}, len {len}, size {size}"
+            );
+            // Drop mode leaves nothing behind, except the buffer kept by the pool.
+            let kept = if strategy == Strategy::Pooled {
+                got.2 as i64
+            } else {
+                0
+            };
+            assert_eq!(stats.net_live_bytes, kept, "{strategy:?} on {kind:?}");
+        }
+    }
+}
+
+/// The enumerable path's first full chunk: `1 + ceil(log2(size / min(size, 4)))` arrays.
+fn enumerable_first_chunk_arrays(size: usize) -> u64 {
+    let start = size.min(4) as f64;
+    1 + (size as f64 / start).log2().ceil() as u64
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn every_strategy_yields_the_same_chunks_i32(
+        data in prop::collection::vec(any::<i32>(), 0..300),
+        size in 1usize..64,
+    ) {
+        check_same_chunks(&data, size);
+    }
+
+    #[test]
+    fn every_strategy_yields_the_same_chunks_u8(
+        data in prop::collection::vec(any::<u8>(), 0..300),
+        size in prop_oneof![1usize..40, 250usize..400],
+    ) {
+        check_same_chunks(&data, size);
+    }
+
+    #[test]
+    fn counts_match_the_formulas_i32(len in 0usize..600, size in 1usize..300) {
+        let data = vec![7_i32; len];
+        check_counts(&data, size);
+    }
+
+    #[test]
+    fn counts_match_the_formulas_u8(len in 0usize..600, size in 1usize..300) {
+        let data = vec![7_u8; len];
+        check_counts(&data, size);
+    }
+
+    #[test]
+    fn dotnet_formulas_in_closed_form(chunks in 1usize..5, size in 1usize..2_000, tail in 0usize..2_000) {
+        let tail = tail % size; // a partial last chunk of `tail` items, or none
+        let len = chunks * size + tail;
+        let data = vec![1_i32; len];
+        let n_chunks = (chunks + usize::from(tail > 0)) as u64;
+
+        // Enumerable path: first full chunk 1 + ceil(log2(size / min(size, 4))) arrays, later
+        // chunks 1 each, a partial last chunk 1 more (the trim), unless it is the first chunk.
+        let (_, s) = measured(Strategy::DotnetEnumerablePath, SourceKind::Vec, &data, size);
+        let trim = u64::from(tail > 0);
+        let expected = enumerable_first_chunk_arrays(size) + (n_chunks - 1) + trim;
+        prop_assert_eq!(s.allocations, expected);
+        prop_assert_eq!(s.reallocations, 0);
+
+        // Array path: one array per chunk, bytes = the data.
+        let (_, s) = measured(Strategy::DotnetArrayPath, SourceKind::Slice, &data, size);
+        prop_assert_eq!((s.allocations, s.bytes_requested), (n_chunks, (len * 4) as u64));
+
+        // `Enumerable.Chunk` picks by source kind.
+        let (_, on_slice) = measured(Strategy::DotnetChunk, SourceKind::Slice, &data, size);
+        prop_assert_eq!(on_slice.allocations, n_chunks);
+        let (_, on_iter) = measured(Strategy::DotnetChunk, SourceKind::Yielded, &data, size);
+        prop_assert_eq!(on_iter.allocations, expected);
+
+        // Zero-copy: nothing at all. Reused buffer: one buffer.
+        let (_, s) = measured(Strategy::SliceChunks, SourceKind::Vec, &data, size);
+        prop_assert_eq!(s.allocations + s.reallocations, 0);
+        let (_, s) = measured(Strategy::ReusedBuffer, SourceKind::Yielded, &data, size);
+        prop_assert_eq!((s.allocations, s.bytes_requested), (1, (size * 4) as u64));
+    }
+
+    #[test]
+    fn holding_keeps_every_chunk_alive(len in 1usize..2_000, size in 1usize..500) {
+        let data = vec![3_i32; len];
+        let peak = |mode| {
+            let (r, s) = alloc_count::measure(|| {
+                run(plan(Strategy::DotnetArrayPath, size, mode), Source::Slice(&data), None, &mut |_| ())
+            }).unwrap();
+            r.unwrap();
+            s.peak_live_bytes
+        };
+        let holder = (len.div_ceil(size) * size_of::<Box<[i32]>>()) as u64;
+        prop_assert_eq!(peak(Mode::Hold), (len * 4) as u64 + holder);
+        prop_assert_eq!(peak(Mode::Drop), (size.min(len) * 4) as u64);
+    }
+}
+
+#[test]
+fn regions_on_other_threads_do_not_interfere() {
+    // The harness runs tests on several threads; regions count only their own thread.
+    let handles: Vec<_> = (0..4)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let mut total = 0;
+                for _ in 0..50 {
+                    let (_, s) =
+                        alloc_count::measure(|| Vec::<u8>::with_capacity(100 + i)).unwrap();
+                    total += s.bytes_allocated;
+                    assert_eq!(s.allocations, 1);
+                }
+                total
+            })
+        })
+        .collect();
+    for (i, h) in handles.into_iter().enumerate() {
+        assert_eq!(h.join().unwrap(), 50 * (100 + i as u64));
+    }
+}
