@@ -28,6 +28,7 @@ mod directive;
 mod render;
 
 pub use data::Data;
+pub use render::{citable, format_value};
 
 /// The preprocessor, named `lab` in `book.toml`.
 pub struct Lab;

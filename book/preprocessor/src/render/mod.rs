@@ -83,7 +83,7 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
 }
 
 /// Whether the gate lets this figure be printed as a value.
-fn citable(f: &Figure) -> bool {
+pub fn citable(f: &Figure) -> bool {
     match f.verdict {
         Verdict::Absolute => true,
         Verdict::RatioOnly => f.unit == Unit::Ratio,
