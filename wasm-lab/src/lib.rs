@@ -6,5 +6,7 @@
 //! fail for reasons other than its input: every misuse is a typed error, never a panic.
 //!
 //! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
+//! - [`pool`]: the shared and configurable pools, with an ownership API and a handle API.
 
 pub mod bucket;
+pub mod pool;
