@@ -19,41 +19,40 @@ pub(crate) fn next_pool_id() -> u64 {
 
 // === impl ThreadSlots ===
 
-/// A buffer in a thread slot, with the time the first trim saw it.
-struct Held<B> {
-    buf: B,
-    seen: Option<u64>,
-}
-
-/// One thread's slots for one pool: one buffer per bucket (.NET's `t_tlsBuckets`).
+/// One thread's slots for one pool: one buffer per bucket (.NET's `t_tlsBuckets`), and the time
+/// the first trim saw it (kept apart so the hot path moves only the buffer).
 pub(crate) struct ThreadSlots<B> {
-    slots: [SlotCell<Held<B>>; BUCKET_COUNT],
+    slots: [SlotCell<B>; BUCKET_COUNT],
+    seen: [SlotCell<u64>; BUCKET_COUNT],
 }
 
 impl<B> ThreadSlots<B> {
     fn new() -> Self {
         Self {
             slots: std::array::from_fn(|_| SlotCell::new()),
+            seen: std::array::from_fn(|_| SlotCell::new()),
         }
     }
 
     /// Applies one trim to every slot, pushing dropped buffers to `out`.
     fn trim(&self, pressure: MemoryPressure, now_ms: u64, out: &mut Vec<B>) {
-        for slot in &self.slots {
-            if let Some(mut held) = slot.take() {
-                if trim::slot_trim(&mut held.seen, pressure, now_ms) {
-                    out.push(held.buf);
+        for (slot, seen) in self.slots.iter().zip(&self.seen) {
+            if let Some(buf) = slot.take() {
+                let mut stamp = seen.take();
+                if trim::slot_trim(&mut stamp, pressure, now_ms) {
+                    out.push(buf);
                 } else {
-                    // Nothing can run between the take and this put back: the slot is this
+                    // Nothing runs between the take and this put back: the slot is this
                     // thread's alone and no user code runs in between.
-                    slot.replace(Some(held));
+                    slot.replace(Some(buf));
+                    seen.replace(stamp);
                 }
             }
         }
     }
 
     fn drain(&self, out: &mut Vec<B>) {
-        out.extend(self.slots.iter().filter_map(|s| s.take()).map(|h| h.buf));
+        out.extend(self.slots.iter().filter_map(|s| s.take()));
     }
 }
 
@@ -171,9 +170,9 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
         }
         let bucket = select_bucket_index(len);
         if let Some(slots) = self.slots.get()
-            && let Some(held) = slots.slots[bucket].take()
+            && let Some(buf) = slots.slots[bucket].take()
         {
-            return Plan::Hit(held.buf);
+            return Plan::Hit(buf);
         }
         match self.pop_partition(bucket) {
             Some(b) => Plan::Hit(b),
@@ -207,11 +206,13 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
         };
         // The thread's slots are created by the first return, as in .NET.
         let slots = self.slots.get_or(ThreadSlots::new);
-        let prev = slots.slots[bucket].replace(Some(Held { buf, seen: None }));
+        let prev = slots.slots[bucket].replace(Some(buf));
+        // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
+        slots.seen[bucket].replace(None);
         match prev {
             None => Put::Kept,
             // The newest buffer stays local; the previous one moves to a partition.
-            Some(prev) => match self.push_partition(bucket, prev.buf) {
+            Some(prev) => match self.push_partition(bucket, prev) {
                 None => Put::Kept,
                 Some(full) => Put::Dropped(full),
             },
