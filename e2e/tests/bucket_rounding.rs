@@ -25,7 +25,10 @@ fn sizes() -> Vec<u64> {
 async fn calculator_computes_with_the_lab() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = b.driver.find(By::Css("[data-testid=\"widget-bucket-calculator\"]")).await?;
+    let w = b
+        .driver
+        .find(By::Css("[data-testid=\"widget-bucket-calculator\"]"))
+        .await?;
     // The chapter starts the calculator at 100.
     ensure!(Browser::text(&w, "calc-index").await? == "3");
     ensure!(Browser::text(&w, "calc-length").await? == "128");
@@ -40,9 +43,23 @@ async fn calculator_computes_with_the_lab() -> Result<()> {
             Some(i) => ensure!(index == i.to_string(), "{n}: index {index}, want {i}"),
             None => ensure!(index.starts_with("none"), "{n}: index {index}"),
         }
-        ensure!(length == Some(want.length), "{n}: length {length:?}, want {}", want.length);
-        ensure!(wasted == Some(want.wasted), "{n}: wasted {wasted:?}, want {}", want.wasted);
-        ensure!(!Browser::find(&w, "calc-error").await?.is_displayed().await?, "{n}: error shown");
+        ensure!(
+            length == Some(want.length),
+            "{n}: length {length:?}, want {}",
+            want.length
+        );
+        ensure!(
+            wasted == Some(want.wasted),
+            "{n}: wasted {wasted:?}, want {}",
+            want.wasted
+        );
+        ensure!(
+            !Browser::find(&w, "calc-error")
+                .await?
+                .is_displayed()
+                .await?,
+            "{n}: error shown"
+        );
     }
     b.assert_no_errors().await?;
     b.quit().await
@@ -52,7 +69,10 @@ async fn calculator_computes_with_the_lab() -> Result<()> {
 async fn calculator_explains_bad_input() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = b.driver.find(By::Css("[data-testid=\"widget-bucket-calculator\"]")).await?;
+    let w = b
+        .driver
+        .find(By::Css("[data-testid=\"widget-bucket-calculator\"]"))
+        .await?;
     for (typed, says) in [
         ("", "Type a request size"),
         ("-5", "cannot be negative"),
@@ -66,21 +86,34 @@ async fn calculator_explains_bad_input() -> Result<()> {
         ensure!(error.is_displayed().await?, "{typed:?}: no message shown");
         let message = error.text().await?;
         ensure!(message.contains(says), "{typed:?}: message {message:?}");
-        ensure!(Browser::text(&w, "calc-length").await? == "—", "{typed:?}: stale length shown");
+        ensure!(
+            Browser::text(&w, "calc-length").await? == "—",
+            "{typed:?}: stale length shown"
+        );
     }
     // Typing "s" must not have opened mdBook's search: the input keeps the focus.
     let focused = b.driver.active_element().await?;
-    ensure!(focused.attr("data-testid").await?.as_deref() == Some("calc-input"), "focus left the widget");
+    ensure!(
+        focused.attr("data-testid").await?.as_deref() == Some("calc-input"),
+        "focus left the widget"
+    );
     // Over the largest bucket is not an error: it is explained.
     Browser::type_into(&w, "calc-input", "1073741825").await?;
     ensure!(Browser::text(&w, "calc-index").await? == "none (not pooled)");
-    ensure!(Browser::text(&w, "calc-why").await?.contains("over the largest bucket"));
+    ensure!(
+        Browser::text(&w, "calc-why")
+            .await?
+            .contains("over the largest bucket")
+    );
     b.assert_no_errors().await?;
     b.quit().await
 }
 
 fn kind(name: &str) -> Option<Kind> {
-    wasm_lab::quiz::quiz("bucket-rounding")?.iter().copied().find(|k| k.name() == name)
+    wasm_lab::quiz::quiz("bucket-rounding")?
+        .iter()
+        .copied()
+        .find(|k| k.name() == name)
 }
 
 /// Answers one question wrong, then right, checking the feedback each time.
@@ -98,16 +131,34 @@ async fn answer(q: &WebElement) -> Result<()> {
         if kind.choices().is_empty() {
             Browser::type_into(q, "answer", given).await?;
         } else {
-            Browser::find(q, &format!("choice-{given}")).await?.click().await?;
+            Browser::find(q, &format!("choice-{given}"))
+                .await?
+                .click()
+                .await?;
         }
         Browser::find(q, "check").await?.click().await?;
         let feedback = Browser::text(q, "feedback").await?;
-        let prefix = if correct { "✔ Correct" } else { "✘ Not quite" };
-        ensure!(feedback.starts_with(prefix), "{name} for {request}, answered {given}: {feedback:?}");
-        ensure!(feedback.len() > 40, "{name}: feedback does not explain why: {feedback:?}");
+        let prefix = if correct {
+            "✔ Correct"
+        } else {
+            "✘ Not quite"
+        };
+        ensure!(
+            feedback.starts_with(prefix),
+            "{name} for {request}, answered {given}: {feedback:?}"
+        );
+        ensure!(
+            feedback.len() > 40,
+            "{name}: feedback does not explain why: {feedback:?}"
+        );
         if !correct {
-            let shown = right.parse::<u64>().map_or(right.clone(), wasm_lab::input::group_digits);
-            ensure!(feedback.contains(&shown), "{name}: feedback does not give the answer {shown}");
+            let shown = right
+                .parse::<u64>()
+                .map_or(right.clone(), wasm_lab::input::group_digits);
+            ensure!(
+                feedback.contains(&shown),
+                "{name}: feedback does not give the answer {shown}"
+            );
         }
     }
     Ok(())
@@ -117,7 +168,10 @@ async fn answer(q: &WebElement) -> Result<()> {
 async fn quiz_is_graded_live_and_remembered() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let quiz = b.driver.find(By::Css("[data-testid=\"quiz-bucket-rounding\"]")).await?;
+    let quiz = b
+        .driver
+        .find(By::Css("[data-testid=\"quiz-bucket-rounding\"]"))
+        .await?;
     let questions = quiz.find_all(By::Css("[data-testid=\"question\"]")).await?;
     ensure!(questions.len() >= 3, "only {} questions", questions.len());
     for q in &questions {
@@ -125,7 +179,10 @@ async fn quiz_is_graded_live_and_remembered() -> Result<()> {
     }
     let n = questions.len();
     let score = Browser::text(&quiz, "quiz-score").await?;
-    ensure!(score == format!("Solved {n} of {n} · {} attempts", 2 * n), "score {score:?}");
+    ensure!(
+        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
+        "score {score:?}"
+    );
 
     // A retry draws a fresh size and clears the feedback; it can be answered again.
     let first = &questions[0];
@@ -141,18 +198,30 @@ async fn quiz_is_graded_live_and_remembered() -> Result<()> {
 
     // Progress survives a reload.
     b.reload().await?;
-    let quiz = b.driver.find(By::Css("[data-testid=\"quiz-bucket-rounding\"]")).await?;
+    let quiz = b
+        .driver
+        .find(By::Css("[data-testid=\"quiz-bucket-rounding\"]"))
+        .await?;
     let score = Browser::text(&quiz, "quiz-score").await?;
-    ensure!(score == format!("Solved {n} of {n} · {} attempts", 2 * n + 2), "after reload {score:?}");
+    ensure!(
+        score == format!("Solved {n} of {n} · {} attempts", 2 * n + 2),
+        "after reload {score:?}"
+    );
 
     // Corrupt progress is set aside with a notice, never shown as a score.
     b.driver
         .execute("localStorage.setItem('pools-and-chunks/progress', '{\"version\":1,\"quizzes\":{\"bucket-rounding\":{\"bucket-index\":{\"attempts\":1,\"correct\":5}}}}');", vec![])
         .await?;
     b.reload().await?;
-    let quiz = b.driver.find(By::Css("[data-testid=\"quiz-bucket-rounding\"]")).await?;
+    let quiz = b
+        .driver
+        .find(By::Css("[data-testid=\"quiz-bucket-rounding\"]"))
+        .await?;
     let notice = Browser::find(&quiz, "quiz-notice").await?;
-    ensure!(notice.is_displayed().await?, "no notice for corrupt progress");
+    ensure!(
+        notice.is_displayed().await?,
+        "no notice for corrupt progress"
+    );
     ensure!(notice.text().await?.contains("unreadable"));
     ensure!(Browser::text(&quiz, "quiz-score").await? == format!("Solved 0 of {n} · 0 attempts"));
     b.assert_no_errors().await?;
@@ -174,13 +243,23 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
         let f = &primary.figures[&key];
         let shown = fig.text().await?;
         if mdbook_lab::citable(f) {
-            ensure!(shown == mdbook_lab::format_value(f.unit, f.value), "{key}: shows {shown:?}");
+            ensure!(
+                shown == mdbook_lab::format_value(f.unit, f.value),
+                "{key}: shows {shown:?}"
+            );
         } else {
-            ensure!(shown.starts_with("not citable"), "{key}: gate says {:?} but shows {shown:?}", f.verdict);
+            ensure!(
+                shown.starts_with("not citable"),
+                "{key}: gate says {:?} but shows {shown:?}",
+                f.verdict
+            );
         }
     }
     let prov = b.driver.find(By::Css(".lab-prov")).await?.text().await?;
-    ensure!(prov.contains(&primary.machine.id) && prov.contains(&primary.run.date[..10]), "{prov}");
+    ensure!(
+        prov.contains(&primary.machine.id) && prov.contains(&primary.run.date[..10]),
+        "{prov}"
+    );
     b.assert_no_errors().await?;
     b.quit().await
 }
@@ -189,7 +268,10 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
 async fn print_page_loads_the_lab_too() -> Result<()> {
     let b = Browser::start().await?;
     b.open("print.html").await?;
-    let w = b.driver.find(By::Css("[data-testid=\"widget-bucket-calculator\"]")).await?;
+    let w = b
+        .driver
+        .find(By::Css("[data-testid=\"widget-bucket-calculator\"]"))
+        .await?;
     Browser::type_into(&w, "calc-input", "129").await?;
     ensure!(Browser::text(&w, "calc-length").await? == "256");
     b.assert_no_errors().await?;

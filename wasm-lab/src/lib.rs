@@ -14,12 +14,14 @@
 //!   (registered as the global allocator only in the wasm build).
 //! - [`chunk`]: .NET's `Enumerable.Chunk` (both paths) and the Rust alternatives, with the `blocks`
 //!   report of what each chunk allocates.
+//! - [`pool`]: the shared and configurable pools, with an ownership API and a handle API.
 
 pub mod alloc_count;
 pub mod bucket;
 pub mod calc;
 pub mod chunk;
 pub mod input;
+pub mod pool;
 pub mod progress;
 pub mod quiz;
 

@@ -33,11 +33,6 @@ impl Cmd {
         self
     }
 
-    pub fn env_remove(mut self, key: &str) -> Cmd {
-        self.inner.env_remove(key);
-        self
-    }
-
     /// Runs with output shown; an error names the command.
     pub fn run(mut self) -> Result<()> {
         eprintln!("$ {}", self.shown);

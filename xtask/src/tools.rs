@@ -29,10 +29,10 @@ pub fn wasm_bindgen_version(root: &Path) -> Result<String> {
         std::fs::read_to_string(root.join("Cargo.lock")).context("cannot read Cargo.lock")?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line == "name = \"wasm-bindgen\"" {
-            if let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \"")) {
-                return Ok(v.trim_end_matches('"').to_string());
-            }
+        if line == "name = \"wasm-bindgen\""
+            && let Some(v) = lines.next().and_then(|l| l.strip_prefix("version = \""))
+        {
+            return Ok(v.trim_end_matches('"').to_string());
         }
     }
     bail!("Cargo.lock has no wasm-bindgen entry")

@@ -1,0 +1,113 @@
+//! `native-bench`: measures the lab on this machine and writes `book/data/<machine-id>.json`.
+//!
+//! `cargo xtask bench` runs it; see `--help`. Reports (`report buckets …`) print what the lab
+//! computes, as the source articles' report modes did.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+
+mod machine;
+mod measure;
+mod report;
+mod suites;
+
+use measure::{Mode, Session};
+
+#[derive(Parser)]
+#[command(about = "Measures the Pools & Chunks lab and writes the book's data")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs the suites and writes <out>/<machine-id>.json.
+    Run {
+        /// A shorter run for a first look (the data says `quick`).
+        #[arg(long)]
+        quick: bool,
+        /// Where the data file goes.
+        #[arg(long, default_value = "book/data")]
+        out: PathBuf,
+        /// Name the file for this machine yourself (default: CPU model and core count).
+        #[arg(long)]
+        machine_id: Option<String>,
+        /// Run only these suites (default: all).
+        #[arg(long)]
+        only: Vec<String>,
+    },
+    /// Prints what the lab computes, as a table or JSON.
+    Report {
+        #[command(subcommand)]
+        report: report::Report,
+        /// JSON instead of a table.
+        #[arg(long, global = true)]
+        json: bool,
+    },
+    /// Lists the suites.
+    Suites,
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Run {
+            quick,
+            out,
+            machine_id,
+            only,
+        } => run(quick, out, machine_id, only),
+        Command::Report { report, json } => report::print(&report, json),
+        Command::Suites => {
+            for s in suites::SUITES {
+                println!("{:<14} {}", s.name, s.about);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>) -> Result<()> {
+    for name in &only {
+        if !suites::SUITES.iter().any(|s| s.name == name) {
+            bail!("no suite named {name:?} (see `native-bench suites`)");
+        }
+    }
+    let chosen: Vec<_> = suites::SUITES
+        .iter()
+        .filter(|s| only.is_empty() || only.iter().any(|o| o == s.name))
+        .collect();
+    let mode = if quick { Mode::Quick } else { Mode::Full };
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    let mut session = Session::new(mode, target.join("criterion"));
+    for (i, suite) in chosen.iter().enumerate() {
+        eprintln!(
+            "[suite {}/{}] {} — {}",
+            i + 1,
+            chosen.len(),
+            suite.name,
+            suite.about
+        );
+        (suite.run)(&mut session).with_context(|| format!("suite {}", suite.name))?;
+    }
+    let file = session.finish(machine::machine(machine_id.as_deref()));
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let path = out.join(format!("{}.json", file.machine.id));
+    // Refuse to write what the book could not read back.
+    bench_data::RunFile::parse(&file.to_json())
+        .map_err(|e| anyhow::anyhow!("bench produced bad data: {e}"))?;
+    std::fs::write(&path, file.to_json())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!(
+        "wrote {} ({} figures, {:.0} s, load {:.2} → {:.2})",
+        path.display(),
+        file.figures.len(),
+        file.run.duration_seconds,
+        file.run.load_before[0],
+        file.run.load_after[0]
+    );
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! Pool configuration, including .NET's environment overrides for the shared pool.
+
+use super::PoolError;
+use crate::bucket::{MAX_BUCKET_LEN, MIN_BUCKET_LEN, bucket_length, select_bucket_index};
+use serde::Serialize;
+
+/// .NET's override of the shared pool's partition count (capped at the processor count).
+pub const ENV_MAX_PARTITION_COUNT: &str = "DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXPARTITIONCOUNT";
+/// .NET's override of the shared pool's buffers per partition per bucket (default 32).
+pub const ENV_MAX_ARRAYS_PER_PARTITION: &str =
+    "DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXARRAYSPERPARTITION";
+
+/// Default buffers per partition per bucket of the shared pool.
+pub const DEFAULT_ARRAYS_PER_PARTITION: usize = 32;
+/// Most partitions a configuration may ask for (a guard against absurd widget input).
+pub const MAX_PARTITIONS: usize = 4096;
+/// Default largest pooled length of the configurable pool (`ArrayPool.Create()`).
+pub const DEFAULT_CONFIGURABLE_MAX_LENGTH: usize = 1_048_576;
+/// Default buffers per bucket of the configurable pool.
+pub const DEFAULT_ARRAYS_PER_BUCKET: usize = 50;
+
+/// Number of logical processors: `available_parallelism`, or 1 where it is unknown (wasm).
+pub fn processor_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Parses a .NET pool environment value: `Some(n)` only for 1 to 10 ASCII digits whose value
+/// fits .NET's `int` and is not 0; anything else means "use the default".
+///
+/// ```
+/// use wasm_lab::pool::parse_env_count;
+/// assert_eq!(parse_env_count(Some("8")), Some(8));
+/// assert_eq!(parse_env_count(Some("0")), None);            // 0 → default
+/// assert_eq!(parse_env_count(Some("12345678901")), None);  // 11 digits → default
+/// assert_eq!(parse_env_count(Some("-2")), None);
+/// assert_eq!(parse_env_count(Some("")), None);
+/// assert_eq!(parse_env_count(None), None);
+/// ```
+pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
+    let s = value?;
+    if s.is_empty() || s.len() > 10 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u64 = s.parse().ok()?;
+    if n == 0 || n > i32::MAX as u64 {
+        return None;
+    }
+    usize::try_from(n).ok()
+}
+
+/// Settings of a [`SharedPool`](super::SharedPool) (and of a shared-engine
+/// [`HandlePool`](super::HandlePool)).
+///
+/// ```
+/// use wasm_lab::pool::SharedConfig;
+/// // Two partitions of 8: with every buffer held, 1 + 2 × 8 = 17 buffers per size are kept.
+/// let cfg = SharedConfig { partitions: 2, arrays_per_partition: 8, ..SharedConfig::default() };
+/// assert_eq!(cfg.capacity_per_bucket(), 17);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SharedConfig {
+    /// Number of partitions (.NET: one per logical processor).
+    pub partitions: usize,
+    /// Buffers each partition keeps per bucket (.NET: 32).
+    pub arrays_per_partition: usize,
+    /// Whether returns clear the buffer unless told otherwise (.NET: `clearArray = false`).
+    pub clear_on_return: bool,
+}
+
+impl Default for SharedConfig {
+    /// One partition per logical processor, 32 buffers each, no clearing; the environment is
+    /// not read (see [`SharedConfig::from_env`]).
+    fn default() -> Self {
+        Self {
+            partitions: processor_count(),
+            arrays_per_partition: DEFAULT_ARRAYS_PER_PARTITION,
+            clear_on_return: false,
+        }
+    }
+}
+
+impl SharedConfig {
+    /// The configuration .NET would use given these two environment values and processor count.
+    ///
+    /// ```
+    /// use wasm_lab::pool::SharedConfig;
+    /// let cfg = SharedConfig::from_env_values(Some("2"), Some("8"), 8);
+    /// assert_eq!((cfg.partitions, cfg.arrays_per_partition), (2, 8));
+    /// // The partition count is capped at the processor count; junk means the default.
+    /// let cfg = SharedConfig::from_env_values(Some("64"), Some("x"), 8);
+    /// assert_eq!((cfg.partitions, cfg.arrays_per_partition), (8, 32));
+    /// ```
+    pub fn from_env_values(
+        max_partition_count: Option<&str>,
+        max_arrays_per_partition: Option<&str>,
+        processors: usize,
+    ) -> Self {
+        let processors = processors.max(1);
+        Self {
+            partitions: parse_env_count(max_partition_count)
+                .map_or(processors, |n| n.min(processors)),
+            arrays_per_partition: parse_env_count(max_arrays_per_partition)
+                .unwrap_or(DEFAULT_ARRAYS_PER_PARTITION),
+            clear_on_return: false,
+        }
+    }
+
+    /// The configuration from this process's environment, as .NET reads it at startup.
+    pub fn from_env() -> Self {
+        let p = std::env::var(ENV_MAX_PARTITION_COUNT).ok();
+        let m = std::env::var(ENV_MAX_ARRAYS_PER_PARTITION).ok();
+        Self::from_env_values(p.as_deref(), m.as_deref(), processor_count())
+    }
+
+    /// Buffers per size the pool can keep with all of them returned: `1 + P × M` (the 1 is the
+    /// returning thread's slot).
+    pub fn capacity_per_bucket(&self) -> usize {
+        self.partitions
+            .saturating_mul(self.arrays_per_partition)
+            .saturating_add(1)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), PoolError> {
+        if !(1..=MAX_PARTITIONS).contains(&self.partitions) {
+            return Err(PoolError::InvalidConfig {
+                setting: "partitions",
+                value: self.partitions,
+                expected: "1 to 4096",
+            });
+        }
+        if self.arrays_per_partition == 0 {
+            return Err(PoolError::InvalidConfig {
+                setting: "arrays_per_partition",
+                value: 0,
+                expected: "at least 1",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Settings of a [`ConfigurablePool`](super::ConfigurablePool) (.NET `ArrayPool<T>.Create(maxArrayLength,
+/// maxArraysPerBucket)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfigurableConfig {
+    /// Largest pooled length; clamped to 16 … 2^30 and rounded up to a bucket length.
+    pub max_array_length: usize,
+    /// Buffers per bucket (.NET default 50).
+    pub max_arrays_per_bucket: usize,
+    /// Whether returns clear the buffer unless told otherwise.
+    pub clear_on_return: bool,
+}
+
+impl Default for ConfigurableConfig {
+    fn default() -> Self {
+        Self {
+            max_array_length: DEFAULT_CONFIGURABLE_MAX_LENGTH,
+            max_arrays_per_bucket: DEFAULT_ARRAYS_PER_BUCKET,
+            clear_on_return: false,
+        }
+    }
+}
+
+impl ConfigurableConfig {
+    /// Number of buckets: `select_bucket_index(clamped max) + 1` (17 for the default 1,048,576).
+    ///
+    /// ```
+    /// use wasm_lab::pool::ConfigurableConfig;
+    /// assert_eq!(ConfigurableConfig::default().bucket_count(), 17);
+    /// let tiny = ConfigurableConfig { max_array_length: 1, ..Default::default() };
+    /// assert_eq!((tiny.bucket_count(), tiny.effective_max_length()), (1, 16));
+    /// ```
+    pub fn bucket_count(&self) -> usize {
+        let max = self.max_array_length.clamp(MIN_BUCKET_LEN, MAX_BUCKET_LEN);
+        select_bucket_index(max) + 1
+    }
+
+    /// The largest length the pool keeps: the clamped maximum rounded up to a bucket length.
+    pub fn effective_max_length(&self) -> usize {
+        bucket_length(self.bucket_count() - 1)
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), PoolError> {
+        if self.max_array_length == 0 {
+            return Err(PoolError::InvalidConfig {
+                setting: "max_array_length",
+                value: 0,
+                expected: "at least 1",
+            });
+        }
+        if self.max_arrays_per_bucket == 0 {
+            return Err(PoolError::InvalidConfig {
+                setting: "max_arrays_per_bucket",
+                value: 0,
+                expected: "at least 1",
+            });
+        }
+        Ok(())
+    }
+}

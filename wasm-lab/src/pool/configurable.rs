@@ -1,0 +1,256 @@
+//! The configurable pool: .NET's `ArrayPool<T>.Create()` (`ConfigurableArrayPool<T>`).
+
+use super::engine::{Engine, Plan, Put};
+use super::owned::{self, Rejected, Rented, ReturnTo};
+use super::shared::next_pool_id;
+use super::stats::{self, BucketStats, PoolStats};
+use super::sync::{self, AtomicU64, Mutex, Ordering};
+use super::{ConfigurableConfig, Element, MemoryPressure, PoolError};
+use crate::bucket::{bucket_length, select_bucket_index};
+
+/// One bucket: `capacity` slots of which `index` are counted as handed out.
+///
+/// .NET keeps an array of `capacity` slots and an index; slots below the index are empty (handed
+/// out), slots from the index up are filled lazily. The filled ones always form a run starting at
+/// the index, so a stack whose top is slot `index` represents them exactly.
+struct Bucket<B> {
+    index: usize,
+    kept: Vec<B>,
+}
+
+pub(crate) struct ConfigurableEngine<B> {
+    config: ConfigurableConfig,
+    buckets: Box<[Mutex<Bucket<B>>]>,
+    allocated: Box<[AtomicU64]>,
+    oversize_allocated: AtomicU64,
+}
+
+impl<B: Send> ConfigurableEngine<B> {
+    pub(crate) fn new(config: ConfigurableConfig) -> Result<Self, PoolError> {
+        config.validate()?;
+        let n = config.bucket_count();
+        Ok(Self {
+            config,
+            buckets: (0..n)
+                .map(|_| {
+                    Mutex::new(Bucket {
+                        index: 0,
+                        kept: Vec::new(),
+                    })
+                })
+                .collect(),
+            allocated: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            oversize_allocated: AtomicU64::new(0),
+        })
+    }
+
+    pub(crate) fn config(&self) -> &ConfigurableConfig {
+        &self.config
+    }
+
+    /// `Some(bucket)` if `len` (≥ 1) maps to one of this pool's buckets.
+    fn bucket_for(&self, len: usize) -> Option<usize> {
+        let index = select_bucket_index(len);
+        (index < self.buckets.len()).then_some(index)
+    }
+}
+
+impl<B: Send> Engine<B> for ConfigurableEngine<B> {
+    fn plan(&self, len: usize) -> Plan<B> {
+        if len == 0 {
+            return Plan::Empty;
+        }
+        let Some(index) = self.bucket_for(len) else {
+            return Plan::Exact(len);
+        };
+        // Try bucket `index`, then `index + 1` (.NET's MaxBucketsToTry = 2).
+        for i in index..(index + 2).min(self.buckets.len()) {
+            let mut b = sync::lock(&self.buckets[i]);
+            if b.index < self.config.max_arrays_per_bucket {
+                b.index += 1;
+                return match b.kept.pop() {
+                    Some(buf) => Plan::Hit(buf),
+                    // A slot not filled yet: allocated lazily at this bucket's length.
+                    None => Plan::Alloc {
+                        bucket: i,
+                        length: bucket_length(i),
+                    },
+                };
+            }
+        }
+        Plan::Alloc {
+            bucket: index,
+            length: bucket_length(index),
+        }
+    }
+
+    fn note_alloc(&self, bucket: Option<usize>) {
+        let counter = match bucket.and_then(|b| self.allocated.get(b)) {
+            Some(c) => c,
+            None => &self.oversize_allocated,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn clears(&self, len: usize) -> bool {
+        len != 0 && self.bucket_for(len).is_some()
+    }
+
+    fn put(&self, len: usize, buf: B) -> Put<B> {
+        if len == 0 {
+            return Put::Ignored(buf);
+        }
+        let Some(index) = self.bucket_for(len) else {
+            return Put::Ignored(buf);
+        };
+        if len != bucket_length(index) {
+            return Put::NotAssociated(buf);
+        }
+        let mut b = sync::lock(&self.buckets[index]);
+        if b.index == 0 {
+            return Put::Dropped(buf);
+        }
+        b.index -= 1;
+        b.kept.push(buf);
+        Put::Kept
+    }
+
+    /// The configurable pool never trims (as in .NET).
+    fn trim(&self, _pressure: MemoryPressure, _now_ms: u64) -> Vec<B> {
+        Vec::new()
+    }
+
+    fn trim_all(&self) -> Vec<B> {
+        let mut out = Vec::new();
+        for b in self.buckets.iter() {
+            out.append(&mut sync::lock(b).kept);
+        }
+        out
+    }
+
+    fn stats(&self, element_size: usize) -> PoolStats {
+        let buckets = self
+            .buckets
+            .iter()
+            .enumerate()
+            .map(|(index, b)| {
+                let b = sync::lock(b);
+                let length = bucket_length(index);
+                BucketStats {
+                    index,
+                    length,
+                    in_partitions: b.kept.len(),
+                    in_thread_slot: 0,
+                    retained_buffers: b.kept.len(),
+                    retained_bytes: stats::bytes(b.kept.len(), length, element_size),
+                    allocated: self.allocated[index].load(Ordering::Relaxed),
+                    handed_out: Some(b.index),
+                }
+            })
+            .collect();
+        PoolStats {
+            buckets,
+            oversize_allocated: self.oversize_allocated.load(Ordering::Relaxed),
+            home_partition: None,
+        }
+    }
+}
+
+/// A port of .NET's `ArrayPool<T>.Create()` with the ownership API.
+///
+/// Mental model: buckets from 16 up to the maximum length (1,048,576 by default: 17 buckets), each
+/// a locked stack of at most 50 buffers. No thread slots, no partitions, no trimming.
+///
+/// - **Rent** `n`: bucket `i = bucket(n)`, then `i + 1` — so a renter may get, or even cause the
+///   allocation of, a buffer twice the size — then a new bucket-`i` buffer. Above the maximum
+///   length: exact and never kept.
+/// - **Return**: wrong length → [`PoolError::NotAssociated`]; full bucket or above the maximum →
+///   dropped silently.
+///
+/// ```
+/// use wasm_lab::pool::{ConfigurableConfig, ConfigurablePool};
+/// let pool = ConfigurablePool::<u8>::new();
+/// assert_eq!(pool.config().effective_max_length(), 1_048_576);
+/// let big = pool.rent(1_048_577).unwrap();
+/// assert_eq!(big.capacity(), 1_048_577); // exact, never pooled
+/// ```
+pub struct ConfigurablePool<T: Element> {
+    id: u64,
+    engine: ConfigurableEngine<Box<[T]>>,
+}
+
+impl<T: Element> Default for ConfigurablePool<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Element> ConfigurablePool<T> {
+    /// .NET's defaults: maximum length 1,048,576, 50 buffers per bucket.
+    pub fn new() -> Self {
+        Self {
+            id: next_pool_id(),
+            engine: ConfigurableEngine::new(ConfigurableConfig::default())
+                .unwrap_or_else(|_| unreachable!("the default configuration is valid")),
+        }
+    }
+
+    /// A pool with explicit settings; 0 for either number is an error.
+    pub fn with_config(config: ConfigurableConfig) -> Result<Self, PoolError> {
+        Ok(Self {
+            id: next_pool_id(),
+            engine: ConfigurableEngine::new(config)?,
+        })
+    }
+
+    /// This pool's settings.
+    pub fn config(&self) -> &ConfigurableConfig {
+        self.engine.config()
+    }
+
+    /// A process-unique id of this pool.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Rents a buffer of at least `len` elements as an owned guard (see [`SharedPool::rent`](super::SharedPool::rent)).
+    pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
+        let buf = self.rent_boxed(len)?;
+        Ok(owned::guard(self, buf, len, self.config().clear_on_return))
+    }
+
+    /// Rents a raw buffer, .NET style.
+    pub fn rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
+        owned::rent_box(&self.engine, len)
+    }
+
+    /// Returns a raw buffer, .NET style (clear, then the length check).
+    pub fn return_boxed(&self, buf: Box<[T]>, clear: bool) -> Result<(), Rejected<T>> {
+        owned::return_box(&self.engine, buf, clear)
+    }
+
+    /// Drops every kept buffer (the .NET pool has no trimming; this is for demonstrations).
+    pub fn trim_all(&self) {
+        drop(self.engine.trim_all());
+    }
+
+    /// What the pool keeps, hands out and has allocated.
+    pub fn stats(&self) -> PoolStats {
+        self.engine.stats(std::mem::size_of::<T>())
+    }
+}
+
+impl<T: Element> ReturnTo<T> for ConfigurablePool<T> {
+    fn give_back(&self, buf: Box<[T]>, clear: bool) {
+        drop(owned::return_box(&self.engine, buf, clear));
+    }
+}
+
+impl<T: Element> std::fmt::Debug for ConfigurablePool<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConfigurablePool")
+            .field("id", &self.id)
+            .field("config", self.config())
+            .finish_non_exhaustive()
+    }
+}

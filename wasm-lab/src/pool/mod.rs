@@ -1,0 +1,140 @@
+//! The pool: a Rust port of .NET's `ArrayPool<T>`, faithful where the course teaches a
+//! behaviour and Rust-like where Rust can do better.
+//!
+//! A buffer pool hands out buffers of power-of-two *bucket* lengths and takes them back for the
+//! next renter, so a program that needs a buffer per request allocates once instead of every time.
+//!
+//! ```
+//! use wasm_lab::pool::SharedPool;
+//!
+//! let pool = SharedPool::<u8>::new();
+//! for _ in 0..1_000 {
+//!     let mut line = pool.rent(128).unwrap(); // back in the pool at the end of each iteration
+//!     line.append(b"1042|...").unwrap();
+//! }
+//! assert_eq!(pool.stats().allocated(), 1); // only a single 128-byte buffer was ever allocated
+//! ```
+//!
+//! # Usage
+//!
+//! Two pools, as in .NET, and two APIs over the same engines:
+//!
+//! | | ownership API (`Rented` guard) | handle API (`Handle`) |
+//! |---|---|---|
+//! | `ArrayPool<T>.Shared` | [`SharedPool`] | [`HandlePool::new`], [`HandlePool::with_shared`] |
+//! | `ArrayPool<T>.Create()` | [`ConfigurablePool`] | [`HandlePool::with_configurable`] |
+//!
+//! - **Ownership API** — [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the
+//!   requested length, shows the bucket length as [`capacity`](Rented::capacity), carries how much
+//!   was [`written`](Rented::written), and returns itself on drop: on every path, including `?`
+//!   and unwinding. Double return and use after return do not compile (see [`Rented`]). Stale
+//!   data is still possible: a buffer returned without clearing keeps its bytes.
+//! - **Handle API** — [`HandlePool::rent`] returns a [`Handle`], a clonable reference like a C#
+//!   array. It reproduces the .NET hazards exactly: return twice and two later renters share one
+//!   buffer; keep a handle after its return and your writes land in the next renter's data. Every
+//!   access returns a `Result`. This is what the live quizzes run.
+//! - **Checked mode** ([`HandlePool::with_checked`], beyond .NET) turns double return, foreign
+//!   return and use after return into [`PoolError`]s, with generation counters.
+//!
+//! # Examples
+//!
+//! Stale data, then clearing (course chapter 3):
+//!
+//! ```
+//! use wasm_lab::pool::SharedPool;
+//! let pool = SharedPool::<u8>::new();
+//! let order = "1042|ต้มยำกุ้ง|2|18000\n".as_bytes();
+//! assert_eq!(order.len(), 41);
+//! let mut a = pool.rent(41).unwrap();
+//! a.append(order).unwrap();
+//! drop(a); // returned without clearing
+//! let b = pool.rent(41).unwrap();
+//! assert_eq!(&b[..], order); // the next renter sees all 41 bytes
+//! b.return_cleared();
+//! assert!(pool.rent(41).unwrap().iter().all(|&x| x == 0));
+//! ```
+//!
+//! The foreign-buffer rule: a length check, not an origin check.
+//!
+//! ```
+//! use wasm_lab::pool::{Handle, HandlePool, PoolError};
+//! let pool = HandlePool::<u8>::new();
+//! assert!(pool.return_handle(&Handle::from_vec(vec![0; 128]), false).is_ok());
+//! assert_eq!(
+//!     pool.return_handle(&Handle::from_vec(vec![0; 100]), false),
+//!     Err(PoolError::NotAssociated { length: 100 })
+//! );
+//! ```
+//!
+//! # Configuration
+//!
+//! [`SharedConfig`] sets the partition count `P` (default: logical processors, 1 in wasm), the
+//! buffers per partition per bucket `M` (default 32) and a default clear-on-return policy; with
+//! every buffer of one size returned the pool keeps `1 + P × M` of them.
+//! [`SharedConfig::from_env`] reads .NET's own overrides, [`ENV_MAX_PARTITION_COUNT`] (capped at
+//! the processor count) and [`ENV_MAX_ARRAYS_PER_PARTITION`]; [`parse_env_count`] is the pure
+//! parser. [`ConfigurableConfig`] sets the configurable pool's maximum length (default 1,048,576,
+//! clamped to 16 … 2^30 and rounded up to a bucket) and buffers per bucket (default 50).
+//!
+//! Trimming ([`SharedPool::trim`]) takes a [`MemoryPressure`] and an explicit clock, following
+//! .NET's rules (module [`trim`]); [`SharedPool::stats`] shows what is kept and allocated.
+//!
+//! # Safety and correctness
+//!
+//! No `unsafe` code here. Every misuse is a [`PoolError`] with a message a reader understands;
+//! no input makes the pool panic (allocation failures are errors too). Tests: a model-based
+//! proptest against a reference model (`tests/pool_model.rs`), loom models of the partition and
+//! thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a multi-threaded stress test, Miri
+//! over the unit tests, the article's scenarios (`tests/pool_scenarios.rs`), and `compile_fail`
+//! doc tests for the ownership guard.
+//!
+//! # Performance
+//!
+//! The ownership API's hot path — rent from and return to the calling thread's slot — takes no
+//! lock, no atomic read-modify-write and no borrow flag: one lookup in a per-pool thread-local
+//! table (`thread_local` crate: a thread-local read and two plain loads), then a
+//! [`Cell::take`](std::cell::Cell::take) / [`Cell::replace`](std::cell::Cell::replace) on the
+//! bucket's slot. Partitions (one mutex each) are touched only when the slot is empty on rent or
+//! occupied on return. The handle API (an `Arc` and a mutex per buffer) and checked mode (atomic
+//! leases) are slower by design.
+//!
+//! # Differences from .NET
+//!
+//! - "Current core": .NET asks for the current processor id on each call; here each thread keeps
+//!   a stable index given round robin at first use (`index % P` is its home partition).
+//! - Thread slots are per pool instance, not per element type, and other threads' slots are not
+//!   visible to [`SharedPool::trim`] or [`SharedPool::stats`] (they are plain cells only their
+//!   thread touches); [`SharedPool::clear_all_threads`] (`&mut self`) reaches them all.
+//! - New buffers are always initialized with `T::default()` (.NET leaves large primitive arrays
+//!   uninitialized).
+//! - Trimming is an explicit call, not a GC callback.
+
+mod checked;
+mod config;
+mod configurable;
+mod element;
+mod engine;
+mod error;
+mod handle;
+mod owned;
+mod shared;
+mod stats;
+mod sync;
+pub mod trim;
+
+pub use config::{
+    ConfigurableConfig, DEFAULT_ARRAYS_PER_BUCKET, DEFAULT_ARRAYS_PER_PARTITION,
+    DEFAULT_CONFIGURABLE_MAX_LENGTH, ENV_MAX_ARRAYS_PER_PARTITION, ENV_MAX_PARTITION_COUNT,
+    MAX_PARTITIONS, SharedConfig, parse_env_count, processor_count,
+};
+pub use configurable::ConfigurablePool;
+pub use element::Element;
+pub use error::{PoolError, checked_len};
+pub use handle::{Handle, HandlePool};
+pub use owned::{Rejected, Rented};
+pub use shared::SharedPool;
+pub use stats::{BucketStats, PoolStats};
+pub use trim::MemoryPressure;
+
+#[cfg(test)]
+mod tests;

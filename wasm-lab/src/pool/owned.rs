@@ -1,0 +1,265 @@
+//! The ownership API: a rented buffer is an owned guard that goes back to its pool on drop.
+
+use super::PoolError;
+use super::element::{self, Element};
+use super::engine::{Engine, Plan, Put};
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+mod sealed {
+    /// Pools a [`Rented`](super::Rented) guard can go back to. Sealed: only this crate's pools.
+    pub trait ReturnTo<T> {
+        /// Takes the guard's buffer back (never refuses: a guard's length is always valid).
+        fn give_back(&self, buf: Box<[T]>, clear: bool);
+    }
+}
+pub(crate) use sealed::ReturnTo;
+
+/// A buffer rented from a pool, returned to it when dropped — on every path, including `?` and
+/// unwinding.
+///
+/// It derefs to the *requested* length; [`capacity`](Self::capacity) is the bucket length the
+/// pool really handed out. It also tracks how much of it you [`written`](Self::written), so the
+/// length of your data travels with the buffer (the course's "carry `written`").
+///
+/// Returning twice, or using the buffer after its return, does not compile: dropping or
+/// [`return_cleared`](Self::return_cleared) consumes the guard.
+///
+/// ```compile_fail,E0382
+/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let buf = pool.rent(16).unwrap();
+/// drop(buf);
+/// drop(buf); // double return: `buf` was moved by the first return
+/// ```
+///
+/// ```compile_fail,E0382
+/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let mut buf = pool.rent(16).unwrap();
+/// buf.return_cleared();
+/// buf[0] = 1; // use after return
+/// ```
+///
+/// ```compile_fail,E0505
+/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let buf = pool.rent(16).unwrap();
+/// let view: &[u8] = &buf;
+/// drop(buf);        // cannot return while a borrow of the data is alive…
+/// let _ = view[0];  // …because the borrow is still used here
+/// ```
+///
+/// What ownership does *not* remove: stale data. Without clearing, the next renter sees the
+/// previous renter's bytes:
+///
+/// ```
+/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let mut a = pool.rent(16).unwrap();
+/// a[0] = 42;
+/// drop(a);
+/// assert_eq!(pool.rent(16).unwrap()[0], 42);
+/// let mut b = pool.rent(16).unwrap();
+/// b[0] = 42;
+/// b.return_cleared();
+/// assert_eq!(pool.rent(16).unwrap()[0], 0);
+/// ```
+pub struct Rented<'p, T: Element, P: ReturnTo<T> + ?Sized = super::SharedPool<T>> {
+    pool: &'p P,
+    buf: Box<[T]>,
+    len: usize,
+    written: usize,
+    clear: bool,
+}
+
+#[inline]
+pub(crate) fn guard<T: Element, P: ReturnTo<T> + ?Sized>(
+    pool: &P,
+    buf: Box<[T]>,
+    len: usize,
+    clear: bool,
+) -> Rented<'_, T, P> {
+    debug_assert!(len <= buf.len());
+    Rented {
+        pool,
+        buf,
+        len,
+        written: 0,
+        clear,
+    }
+}
+
+impl<T: Element, P: ReturnTo<T> + ?Sized> Rented<'_, T, P> {
+    /// The bucket length the pool handed out (≥ the requested length).
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The whole buffer, up to its capacity (what .NET code sees as `array`).
+    pub fn as_capacity(&self) -> &[T] {
+        &self.buf
+    }
+
+    /// The whole buffer, mutable, up to its capacity.
+    pub fn as_capacity_mut(&mut self) -> &mut [T] {
+        &mut self.buf
+    }
+
+    /// How many elements count as written (see [`append`](Self::append), [`set_written`](Self::set_written)).
+    pub fn written_len(&self) -> usize {
+        self.written
+    }
+
+    /// The written prefix: your data, as opposed to whatever else the buffer holds.
+    pub fn written(&self) -> &[T] {
+        &self.buf[..self.written]
+    }
+
+    /// Marks the first `n` elements as written; `n` may be up to the capacity.
+    pub fn set_written(&mut self, n: usize) -> Result<(), PoolError> {
+        if n > self.buf.len() {
+            return Err(PoolError::OutOfBounds {
+                start: 0,
+                count: n,
+                length: self.buf.len(),
+            });
+        }
+        self.written = n;
+        Ok(())
+    }
+
+    /// Copies `data` after the written prefix and extends it; refuses to go past the capacity.
+    pub fn append(&mut self, data: &[T]) -> Result<(), PoolError> {
+        let start = self.written;
+        let end = start
+            .checked_add(data.len())
+            .filter(|&e| e <= self.buf.len())
+            .ok_or(PoolError::OutOfBounds {
+                start,
+                count: data.len(),
+                length: self.buf.len(),
+            })?;
+        self.buf[start..end].clone_from_slice(data);
+        self.written = end;
+        Ok(())
+    }
+
+    /// Whether this guard clears the buffer when it goes back.
+    pub fn clears_on_return(&self) -> bool {
+        self.clear
+    }
+
+    /// Chooses whether the buffer is cleared when it goes back (the pool's default otherwise).
+    pub fn set_clear_on_return(&mut self, clear: bool) {
+        self.clear = clear;
+    }
+
+    /// Returns the buffer now, cleared (`Return(array, clearArray: true)`).
+    pub fn return_cleared(mut self) {
+        self.clear = true;
+    }
+
+    /// Returns the buffer now, not cleared: the next renter sees its contents.
+    pub fn return_uncleared(mut self) {
+        self.clear = false;
+    }
+
+    /// Keeps the buffer for good: it never goes back (the "forgot to return" case, on purpose).
+    pub fn detach(mut self) -> Box<[T]> {
+        // The guard's drop then returns an empty buffer, which every pool ignores.
+        std::mem::take(&mut self.buf)
+    }
+}
+
+impl<T: Element, P: ReturnTo<T> + ?Sized> Deref for Rented<'_, T, P> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        &self.buf[..self.len]
+    }
+}
+
+impl<T: Element, P: ReturnTo<T> + ?Sized> DerefMut for Rented<'_, T, P> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.buf[..self.len]
+    }
+}
+
+impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
+    #[inline]
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        if !buf.is_empty() {
+            self.pool.give_back(buf, self.clear);
+        }
+    }
+}
+
+impl<T: Element + fmt::Debug, P: ReturnTo<T> + ?Sized> fmt::Debug for Rented<'_, T, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rented")
+            .field("len", &self.len)
+            .field("capacity", &self.buf.len())
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A buffer a pool refused to take back, with the reason. The buffer is handed back to you
+/// (cleared, if you asked for clearing: .NET clears before it checks).
+#[derive(Debug)]
+pub struct Rejected<T> {
+    /// Why it was refused.
+    pub error: PoolError,
+    /// The buffer.
+    pub buffer: Box<[T]>,
+}
+
+impl<T> fmt::Display for Rejected<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl<T: fmt::Debug> std::error::Error for Rejected<T> {}
+
+// === engine glue shared by SharedPool and ConfigurablePool ===
+
+#[inline]
+pub(crate) fn rent_box<T: Element, E: Engine<Box<[T]>>>(
+    engine: &E,
+    len: usize,
+) -> Result<Box<[T]>, PoolError> {
+    match engine.plan(len) {
+        Plan::Hit(buf) => Ok(buf),
+        Plan::Empty => Ok(Box::default()),
+        Plan::Exact(n) => {
+            let buf = element::alloc(n)?;
+            engine.note_alloc(None);
+            Ok(buf)
+        }
+        Plan::Alloc { bucket, length } => {
+            let buf = element::alloc(length)?;
+            engine.note_alloc(Some(bucket));
+            Ok(buf)
+        }
+    }
+}
+
+#[inline]
+pub(crate) fn return_box<T: Element, E: Engine<Box<[T]>>>(
+    engine: &E,
+    mut buf: Box<[T]>,
+    clear: bool,
+) -> Result<(), Rejected<T>> {
+    let len = buf.len();
+    if clear && engine.clears(len) {
+        element::clear(&mut buf);
+    }
+    match engine.put(len, buf) {
+        Put::Kept | Put::Dropped(_) | Put::Ignored(_) => Ok(()),
+        Put::NotAssociated(buffer) => Err(Rejected {
+            error: PoolError::NotAssociated { length: len },
+            buffer,
+        }),
+    }
+}

@@ -1,0 +1,483 @@
+//! The shared pool: .NET's `ArrayPool<T>.Shared` (`SharedArrayPool<T>`).
+
+use super::engine::{Engine, Plan, Put};
+use super::owned::{self, Rejected, Rented, ReturnTo};
+use super::stats::{self, BucketStats, PoolStats};
+use super::sync::{self, AtomicU64, Mutex, Ordering, SlotCell, ThreadStore};
+use super::trim::{self, MemoryPressure};
+use super::{Element, PoolError, SharedConfig};
+use crate::bucket::{
+    BUCKET_COUNT, MAX_BUCKET_LEN, bucket_length, bucket_of_length, select_bucket_index,
+};
+use std::time::Duration;
+
+static POOL_IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+pub(crate) fn next_pool_id() -> u64 {
+    sync::next_id(&POOL_IDS)
+}
+
+// === impl ThreadSlots ===
+
+/// One thread's slots for one pool: one buffer per bucket (.NET's `t_tlsBuckets`), and the time
+/// the first trim saw it (kept apart so the hot path moves only the buffer).
+pub(crate) struct ThreadSlots<B> {
+    slots: [SlotCell<B>; BUCKET_COUNT],
+    seen: [SlotCell<u64>; BUCKET_COUNT],
+}
+
+impl<B> ThreadSlots<B> {
+    fn new() -> Self {
+        Self {
+            slots: std::array::from_fn(|_| SlotCell::new()),
+            seen: std::array::from_fn(|_| SlotCell::new()),
+        }
+    }
+
+    /// Applies one trim to every slot, pushing dropped buffers to `out`.
+    fn trim(&self, pressure: MemoryPressure, now_ms: u64, out: &mut Vec<B>) {
+        for (slot, seen) in self.slots.iter().zip(&self.seen) {
+            if let Some(buf) = slot.take() {
+                let mut stamp = seen.take();
+                if trim::slot_trim(&mut stamp, pressure, now_ms) {
+                    out.push(buf);
+                } else {
+                    // Nothing runs between the take and this put back: the slot is this
+                    // thread's alone and no user code runs in between.
+                    slot.replace(Some(buf));
+                    seen.replace(stamp);
+                }
+            }
+        }
+    }
+
+    fn drain(&self, out: &mut Vec<B>) {
+        out.extend(self.slots.iter().filter_map(|s| s.take()));
+    }
+}
+
+// === impl Partition ===
+
+/// One partition of one bucket: a locked LIFO stack (.NET's `SharedArrayPoolPartitions.Partition`).
+struct Partition<B> {
+    stack: Vec<B>,
+    stamp: Option<u64>,
+}
+
+/// One bucket's partitions.
+type Partitions<B> = Box<[Mutex<Partition<B>>]>;
+
+// === impl SharedEngine ===
+
+/// Thread slots, then per-core partitions, then allocation.
+pub(crate) struct SharedEngine<B: Send> {
+    config: SharedConfig,
+    /// `buckets[bucket][partition]`.
+    buckets: Box<[Partitions<B>]>,
+    slots: ThreadStore<ThreadSlots<B>>,
+    allocated: [AtomicU64; BUCKET_COUNT],
+    oversize_allocated: AtomicU64,
+}
+
+impl<B: Send + 'static> SharedEngine<B> {
+    pub(crate) fn new(config: SharedConfig) -> Result<Self, PoolError> {
+        config.validate()?;
+        let buckets = (0..BUCKET_COUNT)
+            .map(|_| {
+                (0..config.partitions)
+                    .map(|_| {
+                        Mutex::new(Partition {
+                            stack: Vec::new(),
+                            stamp: None,
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Self {
+            config,
+            buckets,
+            slots: ThreadStore::new(),
+            allocated: std::array::from_fn(|_| AtomicU64::new(0)),
+            oversize_allocated: AtomicU64::new(0),
+        })
+    }
+
+    pub(crate) fn config(&self) -> &SharedConfig {
+        &self.config
+    }
+
+    fn home(&self) -> usize {
+        sync::home_index() % self.config.partitions
+    }
+
+    /// Pops from the home partition, then the others round robin.
+    fn pop_partition(&self, bucket: usize) -> Option<B> {
+        let parts = &self.buckets[bucket];
+        let n = parts.len();
+        let mut i = self.home();
+        for _ in 0..n {
+            if let Some(b) = sync::lock(&parts[i]).stack.pop() {
+                return Some(b);
+            }
+            i = if i + 1 == n { 0 } else { i + 1 };
+        }
+        None
+    }
+
+    /// Pushes to the home partition, then the others; gives the buffer back when all are full.
+    fn push_partition(&self, bucket: usize, buf: B) -> Option<B> {
+        let parts = &self.buckets[bucket];
+        let n = parts.len();
+        let mut i = self.home();
+        for _ in 0..n {
+            let mut p = sync::lock(&parts[i]);
+            if p.stack.len() < self.config.arrays_per_partition {
+                if p.stack.is_empty() {
+                    // Empty → non-empty: the next trim stamps it afresh.
+                    p.stamp = None;
+                }
+                p.stack.push(buf);
+                return None;
+            }
+            drop(p);
+            i = if i + 1 == n { 0 } else { i + 1 };
+        }
+        Some(buf)
+    }
+
+    /// Clears every thread's slots (exclusive access).
+    pub(crate) fn drain_all_threads(&mut self) -> Vec<B> {
+        let mut out = Vec::new();
+        self.slots.for_each_mut(|s| s.drain(&mut out));
+        for parts in self.buckets.iter() {
+            for p in parts.iter() {
+                out.append(&mut sync::lock(p).stack);
+            }
+        }
+        out
+    }
+}
+
+impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
+    #[inline]
+    fn plan(&self, len: usize) -> Plan<B> {
+        if len == 0 {
+            return Plan::Empty;
+        }
+        if len > MAX_BUCKET_LEN {
+            return Plan::Exact(len);
+        }
+        let bucket = select_bucket_index(len);
+        if let Some(slots) = self.slots.get()
+            && let Some(buf) = slots.slots[bucket].take()
+        {
+            return Plan::Hit(buf);
+        }
+        match self.pop_partition(bucket) {
+            Some(b) => Plan::Hit(b),
+            None => Plan::Alloc {
+                bucket,
+                length: bucket_length(bucket),
+            },
+        }
+    }
+
+    fn note_alloc(&self, bucket: Option<usize>) {
+        let counter = match bucket {
+            Some(b) => &self.allocated[b],
+            None => &self.oversize_allocated,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn clears(&self, len: usize) -> bool {
+        (1..=MAX_BUCKET_LEN).contains(&len)
+    }
+
+    #[inline]
+    fn put(&self, len: usize, buf: B) -> Put<B> {
+        if len == 0 || len > MAX_BUCKET_LEN {
+            return Put::Ignored(buf);
+        }
+        let Some(bucket) = bucket_of_length(len) else {
+            return Put::NotAssociated(buf);
+        };
+        // The thread's slots are created by the first return, as in .NET.
+        let slots = self.slots.get_or(ThreadSlots::new);
+        let prev = slots.slots[bucket].replace(Some(buf));
+        // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
+        slots.seen[bucket].replace(None);
+        match prev {
+            None => Put::Kept,
+            // The newest buffer stays local; the previous one moves to a partition.
+            Some(prev) => match self.push_partition(bucket, prev) {
+                None => Put::Kept,
+                Some(full) => Put::Dropped(full),
+            },
+        }
+    }
+
+    fn trim(&self, pressure: MemoryPressure, now_ms: u64) -> Vec<B> {
+        let mut out = Vec::new();
+        for parts in self.buckets.iter() {
+            for p in parts.iter() {
+                let mut p = sync::lock(p);
+                let Partition { stack, stamp } = &mut *p;
+                let n = trim::partition_trim(stamp, stack.len(), pressure, now_ms);
+                let keep = stack.len() - n;
+                out.extend(stack.drain(keep..).rev());
+            }
+        }
+        if let Some(slots) = self.slots.get() {
+            slots.trim(pressure, now_ms, &mut out);
+        }
+        out
+    }
+
+    fn trim_all(&self) -> Vec<B> {
+        let mut out = Vec::new();
+        for parts in self.buckets.iter() {
+            for p in parts.iter() {
+                out.append(&mut sync::lock(p).stack);
+            }
+        }
+        if let Some(slots) = self.slots.get() {
+            slots.drain(&mut out);
+        }
+        out
+    }
+
+    fn stats(&self, element_size: usize) -> PoolStats {
+        let mine = self.slots.get();
+        let buckets = (0..BUCKET_COUNT)
+            .map(|index| {
+                let in_partitions = self.buckets[index]
+                    .iter()
+                    .map(|p| sync::lock(p).stack.len())
+                    .sum();
+                let in_thread_slot = mine
+                    .as_ref()
+                    .map_or(0, |s| usize::from(s.slots[index].is_some()));
+                let retained_buffers = in_partitions + in_thread_slot;
+                let length = bucket_length(index);
+                BucketStats {
+                    index,
+                    length,
+                    in_partitions,
+                    in_thread_slot,
+                    retained_buffers,
+                    retained_bytes: stats::bytes(retained_buffers, length, element_size),
+                    allocated: self.allocated[index].load(Ordering::Relaxed),
+                    handed_out: None,
+                }
+            })
+            .collect();
+        PoolStats {
+            buckets,
+            oversize_allocated: self.oversize_allocated.load(Ordering::Relaxed),
+            home_partition: Some(self.home()),
+        }
+    }
+}
+
+// === impl SharedPool ===
+
+/// A port of .NET's shared array pool with an ownership API: [`rent`](Self::rent) hands out a
+/// [`Rented`] guard that goes back on drop.
+///
+/// Mental model: 27 buckets (16 … 2^30 elements); per bucket, each thread has one slot and the
+/// pool has `P` partitions of at most `M` buffers, each behind its own mutex.
+///
+/// - **Rent** `n`: empty for 0; exact and unpooled above 2^30; otherwise the calling thread's
+///   slot for `bucket(n)`, then its home partition, then the other partitions round robin, and
+///   only then a new buffer of the bucket length.
+/// - **Return**: the buffer goes into the thread slot; the slot's previous buffer moves to a
+///   partition, or is dropped when all `P` partitions hold `M`. So `1 + P × M` buffers per size
+///   can be kept by one thread.
+///
+/// # Examples
+///
+/// ```
+/// use wasm_lab::pool::SharedPool;
+///
+/// let pool = SharedPool::<u8>::new();
+/// let mut line = pool.rent(41).unwrap();
+/// assert_eq!((line.len(), line.capacity()), (41, 64)); // rounded up to the 64-byte bucket
+/// line.append(b"1042|").unwrap();
+/// assert_eq!(line.written(), b"1042|");
+/// drop(line); // back in this thread's slot
+///
+/// let again = pool.rent(50).unwrap();
+/// assert_eq!(&again[..5], b"1042|"); // stale data: nobody cleared it
+/// assert_eq!(pool.stats().allocated(), 1);
+/// ```
+///
+/// # Threads
+///
+/// The pool is `Sync`: share it by reference (`&'static` via [`SharedPool::shared`], or an `Arc`).
+/// Thread slots belong to the pool instance *and* the thread (a per-pool `thread_local` table), so
+/// two pools never see each other's buffers and dropping a pool frees every thread's slots.
+pub struct SharedPool<T: Element> {
+    id: u64,
+    engine: SharedEngine<Box<[T]>>,
+}
+
+impl<T: Element> Default for SharedPool<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Element> SharedPool<T> {
+    /// A pool with one partition per logical processor (1 in wasm) and 32 buffers per partition.
+    pub fn new() -> Self {
+        let mut config = SharedConfig::default();
+        config.partitions = config.partitions.clamp(1, super::config::MAX_PARTITIONS);
+        match Self::with_config(config) {
+            Ok(pool) => pool,
+            // The default configuration is valid by construction; fall back to the smallest one.
+            Err(_) => Self::with_config(SharedConfig {
+                partitions: 1,
+                ..config
+            })
+            .unwrap_or_else(|_| unreachable!("one partition of 32 is a valid configuration")),
+        }
+    }
+
+    /// A pool with explicit settings (e.g. small `P` and `M` to show the `1 + P × M` capacity).
+    ///
+    /// ```
+    /// use wasm_lab::pool::{PoolError, SharedConfig, SharedPool};
+    /// let bad = SharedConfig { partitions: 0, ..SharedConfig::default() };
+    /// assert!(matches!(SharedPool::<u8>::with_config(bad), Err(PoolError::InvalidConfig { .. })));
+    /// ```
+    pub fn with_config(config: SharedConfig) -> Result<Self, PoolError> {
+        Ok(Self {
+            id: next_pool_id(),
+            engine: SharedEngine::new(config)?,
+        })
+    }
+
+    /// A pool configured the way .NET would be from this process's environment variables
+    /// ([`SharedConfig::from_env`]).
+    pub fn from_env() -> Result<Self, PoolError> {
+        Self::with_config(SharedConfig::from_env())
+    }
+
+    /// This pool's settings.
+    pub fn config(&self) -> &SharedConfig {
+        self.engine.config()
+    }
+
+    /// A process-unique id of this pool.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Rents a buffer of at least `len` elements, as an owned guard that returns itself on drop.
+    ///
+    /// The guard derefs to exactly `len` elements; its [`capacity`](Rented::capacity) is the
+    /// bucket length. Errors only when the allocator cannot provide a new buffer.
+    #[inline]
+    pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
+        let buf = self.rent_boxed(len)?;
+        Ok(owned::guard(self, buf, len, self.config().clear_on_return))
+    }
+
+    /// Rents a raw buffer (the whole bucket length), .NET style: nothing returns it for you.
+    /// Give it back with [`return_boxed`](Self::return_boxed), or drop it.
+    #[inline]
+    pub fn rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
+        owned::rent_box(&self.engine, len)
+    }
+
+    /// Returns a raw buffer, .NET's `Return(array, clearArray)`: any buffer of a bucket length is
+    /// accepted, even one that never came from this pool. With `clear`, the buffer is cleared
+    /// *before* its length is checked, so a refused buffer comes back cleared.
+    ///
+    /// ```
+    /// use wasm_lab::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// let refused = pool.return_boxed(vec![7u8; 100].into_boxed_slice(), true).unwrap_err();
+    /// assert!(refused.error.to_string().starts_with("The buffer is not associated with this pool"));
+    /// assert!(refused.buffer.iter().all(|&b| b == 0)); // cleared, then refused
+    /// ```
+    pub fn return_boxed(&self, buf: Box<[T]>, clear: bool) -> Result<(), Rejected<T>> {
+        owned::return_box(&self.engine, buf, clear)
+    }
+
+    /// One trim pass at time `now` under `pressure` (see [`trim`](super::trim) for the rules).
+    /// Partitions are trimmed for every thread; thread slots only for the calling thread.
+    pub fn trim(&self, pressure: MemoryPressure, now: Duration) {
+        drop(self.engine.trim(pressure, trim::millis(now)));
+    }
+
+    /// Drops every buffer in the partitions and in the calling thread's slots.
+    pub fn trim_all(&self) {
+        drop(self.engine.trim_all());
+    }
+
+    /// Drops every kept buffer, including other threads' slots (needs exclusive access).
+    pub fn clear_all_threads(&mut self) {
+        drop(self.engine.drain_all_threads());
+    }
+
+    /// What the pool keeps and has allocated. Thread slots are counted for the calling thread
+    /// only: another thread's slot is a plain, unsynchronized cell that only its thread reads.
+    pub fn stats(&self) -> PoolStats {
+        self.engine.stats(std::mem::size_of::<T>())
+    }
+
+    /// The process-wide pool for element type `T`, created on first use with
+    /// [`SharedConfig::from_env`] (like .NET's `ArrayPool<T>.Shared`).
+    ///
+    /// Rust has no generic statics, so this looks the instance up in a small type-keyed registry
+    /// behind a lock: call it once and keep the `&'static` reference; rent and return through the
+    /// reference are as fast as through any pool.
+    ///
+    /// ```
+    /// use wasm_lab::pool::SharedPool;
+    /// let a = SharedPool::<u8>::shared();
+    /// let b = SharedPool::<u8>::shared();
+    /// assert_eq!(a.id(), b.id());
+    /// assert_ne!(a.id(), SharedPool::<i32>::shared().id());
+    /// ```
+    #[cfg(not(loom))]
+    pub fn shared() -> &'static Self {
+        use std::any::{Any, TypeId};
+        use std::collections::HashMap;
+        use std::sync::OnceLock;
+        type Registry = std::sync::Mutex<HashMap<TypeId, &'static (dyn Any + Send + Sync)>>;
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        let registry = REGISTRY.get_or_init(Default::default);
+        let mut map = sync::lock(registry);
+        let entry = map.entry(TypeId::of::<Self>()).or_insert_with(|| {
+            let pool: &'static Self =
+                Box::leak(Box::new(Self::from_env().unwrap_or_else(|_| Self::new())));
+            pool
+        });
+        match entry.downcast_ref::<Self>() {
+            Some(pool) => pool,
+            None => unreachable!("the registry is keyed by the pool's own TypeId"),
+        }
+    }
+}
+
+impl<T: Element> ReturnTo<T> for SharedPool<T> {
+    #[inline]
+    fn give_back(&self, buf: Box<[T]>, clear: bool) {
+        // A guard's buffer always has a bucket length, 0, or an oversize length: never refused.
+        drop(owned::return_box(&self.engine, buf, clear));
+    }
+}
+
+impl<T: Element> std::fmt::Debug for SharedPool<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedPool")
+            .field("id", &self.id)
+            .field("config", self.config())
+            .finish_non_exhaustive()
+    }
+}

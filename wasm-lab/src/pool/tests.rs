@@ -1,0 +1,255 @@
+//! Unit tests of the pool; small enough to run under Miri
+//! (`cargo +nightly miri test -p wasm-lab --lib pool`).
+
+use super::*;
+use std::time::Duration;
+
+fn small(p: usize, m: usize) -> SharedConfig {
+    SharedConfig {
+        partitions: p,
+        arrays_per_partition: m,
+        clear_on_return: false,
+    }
+}
+
+#[test]
+fn rent_rounds_up_and_derefs_to_the_request() {
+    let pool = SharedPool::<u8>::new();
+    let r = pool.rent(100).unwrap();
+    assert_eq!((r.len(), r.capacity()), (100, 128));
+    let e = pool.rent(0).unwrap();
+    assert_eq!((e.len(), e.capacity()), (0, 0));
+}
+
+#[test]
+fn returned_buffer_is_rented_again_from_the_thread_slot() {
+    let pool = SharedPool::<i32>::with_config(small(1, 2)).unwrap();
+    let mut r = pool.rent(20).unwrap();
+    r[0] = 5;
+    let p = r.as_capacity().as_ptr();
+    drop(r);
+    let s = pool.stats();
+    assert_eq!(s.buckets[1].in_thread_slot, 1);
+    let r = pool.rent(32).unwrap();
+    assert_eq!(r.as_capacity().as_ptr(), p);
+    assert_eq!(r[0], 5);
+    assert_eq!(pool.stats().allocated(), 1);
+}
+
+#[test]
+fn capacity_is_one_plus_p_times_m() {
+    let pool = SharedPool::<u8>::with_config(small(2, 3)).unwrap();
+    let held: Vec<_> = (0..10).map(|_| pool.rent(16).unwrap()).collect();
+    drop(held);
+    let b = &pool.stats().buckets[0];
+    assert_eq!(
+        (b.in_thread_slot, b.in_partitions, b.retained_buffers),
+        (1, 6, 7)
+    );
+    assert_eq!(b.allocated, 10);
+}
+
+#[test]
+fn written_tracks_appends() {
+    let pool = SharedPool::<u8>::new();
+    let mut r = pool.rent(4).unwrap();
+    r.append(b"ab").unwrap();
+    r.append(b"cd").unwrap();
+    assert_eq!(r.written(), b"abcd");
+    assert!(r.append(&[0; 13]).is_err()); // capacity 16
+    assert!(r.set_written(17).is_err());
+    r.set_written(16).unwrap();
+}
+
+#[test]
+fn detach_keeps_the_buffer_out_of_the_pool() {
+    let pool = SharedPool::<u8>::new();
+    let b = pool.rent(16).unwrap().detach();
+    assert_eq!(b.len(), 16);
+    assert_eq!(pool.stats().retained_buffers(), 0);
+}
+
+#[test]
+fn oversize_is_exact_and_never_kept() {
+    let pool = ConfigurablePool::<u8>::with_config(ConfigurableConfig {
+        max_array_length: 16,
+        ..Default::default()
+    })
+    .unwrap();
+    let r = pool.rent(17).unwrap();
+    assert_eq!(r.capacity(), 17);
+    drop(r);
+    assert_eq!(pool.stats().retained_buffers(), 0);
+    assert_eq!(pool.stats().oversize_allocated, 1);
+}
+
+#[test]
+fn return_clears_before_checking_the_length() {
+    let pool = SharedPool::<u8>::new();
+    let rejected = pool
+        .return_boxed(vec![9u8; 20].into_boxed_slice(), true)
+        .unwrap_err();
+    assert_eq!(rejected.error, PoolError::NotAssociated { length: 20 });
+    assert!(rejected.buffer.iter().all(|&b| b == 0));
+    // Not cleared when not asked.
+    let rejected = pool
+        .return_boxed(vec![9u8; 20].into_boxed_slice(), false)
+        .unwrap_err();
+    assert!(rejected.buffer.iter().all(|&b| b == 9));
+}
+
+#[test]
+fn absurd_requests_are_errors_not_panics() {
+    let pool = SharedPool::<u64>::new();
+    assert!(matches!(
+        pool.rent(usize::MAX),
+        Err(PoolError::AllocationFailed { .. })
+    ));
+    let h = HandlePool::<u64>::new();
+    assert!(h.rent(usize::MAX / 2).is_err());
+    assert_eq!(
+        checked_len(-5),
+        Err(PoolError::NegativeLength { requested: -5 })
+    );
+}
+
+#[test]
+fn configurable_tries_the_next_bucket_then_allocates() {
+    let pool = ConfigurablePool::<u8>::with_config(ConfigurableConfig {
+        max_array_length: 64,
+        max_arrays_per_bucket: 1,
+        clear_on_return: false,
+    })
+    .unwrap();
+    let a = pool.rent(16).unwrap();
+    let b = pool.rent(16).unwrap(); // bucket 0 exhausted → bucket 1, allocated lazily at 32
+    let c = pool.rent(16).unwrap(); // both exhausted → a bucket-0 buffer
+    assert_eq!((a.capacity(), b.capacity(), c.capacity()), (16, 32, 16));
+    drop((a, b, c));
+    let s = pool.stats();
+    assert_eq!(s.buckets[0].retained_buffers, 1); // one slot: the second 16 is dropped
+    assert_eq!(s.buckets[1].retained_buffers, 1);
+}
+
+#[test]
+fn owning_values_live_until_cleared() {
+    use std::sync::Arc;
+    let pool = SharedPool::<Option<Arc<()>>>::new();
+    let token = Arc::new(());
+    let mut r = pool.rent(16).unwrap();
+    r[0] = Some(token.clone());
+    drop(r);
+    assert_eq!(Arc::strong_count(&token), 2); // kept alive by the pool
+    pool.rent(16).unwrap().return_cleared();
+    assert_eq!(Arc::strong_count(&token), 1);
+}
+
+#[test]
+fn handle_double_return_shares_one_buffer() {
+    let pool = HandlePool::<u8>::new();
+    let x = pool.rent(64).unwrap();
+    pool.return_handle(&x, false).unwrap();
+    pool.return_handle(&x, false).unwrap();
+    let r1 = pool.rent(64).unwrap();
+    let r2 = pool.rent(64).unwrap();
+    assert!(r1.ptr_eq(&r2));
+    r1.write(0, 11).unwrap();
+    assert_eq!(r2.read(0), Ok(11));
+    assert_eq!(
+        r1.read(64),
+        Err(PoolError::OutOfBounds {
+            start: 64,
+            count: 1,
+            length: 64
+        })
+    );
+}
+
+#[test]
+fn checked_mode_reports_each_misuse() {
+    let pool = HandlePool::<u8>::new().with_checked(true);
+    let a = pool.rent(16).unwrap();
+    a.write(0, 1).unwrap();
+    pool.return_handle(&a, false).unwrap();
+    assert_eq!(
+        a.write(0, 2),
+        Err(PoolError::UseAfterReturn { buffer: a.id() })
+    );
+    assert_eq!(
+        pool.return_handle(&a, false),
+        Err(PoolError::DoubleReturn { buffer: a.id() })
+    );
+    let b = pool.rent(16).unwrap();
+    assert!(b.ptr_eq(&a));
+    b.write(0, 3).unwrap();
+    assert_eq!(
+        pool.return_handle(&a, false),
+        Err(PoolError::DoubleReturn { buffer: a.id() })
+    );
+    assert_eq!(b.read(0), Ok(3));
+    let foreign = Handle::from_vec(vec![0u8; 16]);
+    assert_eq!(
+        pool.return_handle(&foreign, false),
+        Err(PoolError::NotRented {
+            buffer: foreign.id()
+        })
+    );
+    let other = HandlePool::<u8>::new().with_checked(true);
+    let c = other.rent(16).unwrap();
+    assert_eq!(
+        pool.return_handle(&c, false),
+        Err(PoolError::NotRented { buffer: c.id() })
+    );
+}
+
+#[test]
+fn trim_follows_the_clock() {
+    let pool = SharedPool::<u8>::with_config(small(1, 8)).unwrap();
+    drop((0..4).map(|_| pool.rent(16).unwrap()).collect::<Vec<_>>());
+    let kept = |p: &SharedPool<u8>| p.stats().buckets[0].clone();
+    assert_eq!(kept(&pool).in_partitions, 3);
+    pool.trim(MemoryPressure::Low, Duration::from_secs(1)); // stamps
+    assert_eq!(kept(&pool).retained_buffers, 4);
+    pool.trim(MemoryPressure::Low, Duration::from_secs(61)); // 60 s: not yet (strictly more)
+    assert_eq!(kept(&pool).in_partitions, 3);
+    pool.trim(MemoryPressure::Low, Duration::from_millis(61_001));
+    assert_eq!(kept(&pool).in_partitions, 2);
+    // The slot was stamped at 1 s; 30 s later a Low trim drops it.
+    assert_eq!(kept(&pool).in_thread_slot, 0);
+    pool.trim(MemoryPressure::High, Duration::from_secs(1_000));
+    assert_eq!(pool.stats().retained_buffers(), 0);
+}
+
+#[test]
+fn trim_all_and_clear_all_threads_empty_the_pool() {
+    let mut pool = SharedPool::<u8>::new();
+    drop((0..3).map(|_| pool.rent(16).unwrap()).collect::<Vec<_>>());
+    pool.trim_all();
+    assert_eq!(pool.stats().retained_buffers(), 0);
+    drop((0..3).map(|_| pool.rent(16).unwrap()).collect::<Vec<_>>());
+    pool.clear_all_threads();
+    assert_eq!(pool.stats().retained_buffers(), 0);
+}
+
+#[test]
+fn shared_instance_is_per_type() {
+    let a = SharedPool::<u8>::shared();
+    assert_eq!(a.id(), SharedPool::<u8>::shared().id());
+}
+
+#[test]
+fn threads_have_their_own_slots() {
+    let pool = SharedPool::<u8>::with_config(small(2, 4)).unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                for _ in 0..3 {
+                    let mut r = pool.rent(16).unwrap();
+                    r[0] = 1;
+                }
+            });
+        }
+    });
+    // Each thread left its buffer in its own slot; this thread sees none of them.
+    assert_eq!(pool.stats().buckets[0].in_thread_slot, 0);
+}

@@ -1,0 +1,201 @@
+//! The articles' scenarios, with their values (COURSE.md §6 chapters 3–5).
+
+use std::cell::Cell;
+use wasm_lab::pool::{Handle, HandlePool, PoolError, SharedConfig, SharedPool};
+
+const ORDER: &str = "1042|ต้มยำกุ้ง|2|18000\n";
+const SHORT: &str = "7|ส้มตำ|1|6000\n";
+
+fn nonzero(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b != 0).count()
+}
+
+#[test]
+fn the_next_renter_sees_the_41_byte_order_line() {
+    assert_eq!(ORDER.len(), 41);
+    let pool = SharedPool::<u8>::new();
+    let mut first = pool.rent(ORDER.len()).unwrap();
+    first.append(ORDER.as_bytes()).unwrap();
+    drop(first); // Return without clearArray
+
+    let next = pool.rent(ORDER.len()).unwrap();
+    assert_eq!(nonzero(&next), 41);
+    assert_eq!(&next[..], ORDER.as_bytes());
+}
+
+#[test]
+fn a_shorter_write_read_at_41_leaks_the_previous_tail() {
+    assert_eq!(SHORT.len(), 25);
+    let pool = SharedPool::<u8>::new();
+    let mut first = pool.rent(41).unwrap();
+    first.append(ORDER.as_bytes()).unwrap();
+    drop(first);
+
+    let mut second = pool.rent(41).unwrap();
+    second.append(SHORT.as_bytes()).unwrap();
+    assert_eq!(second.written(), SHORT.as_bytes()); // what `written` says is yours
+    let all41 = &second[..41]; // what reading the requested length shows
+    assert_eq!(&all41[..25], SHORT.as_bytes());
+    assert_eq!(&all41[25..], &ORDER.as_bytes()[25..]); // the previous order's tail
+    assert_eq!(nonzero(&all41[25..]), 16);
+}
+
+#[test]
+fn clearing_leaves_no_nonzero_byte() {
+    let pool = SharedPool::<u8>::new();
+    let mut first = pool.rent(41).unwrap();
+    first.append(ORDER.as_bytes()).unwrap();
+    first.return_cleared();
+    let next = pool.rent(41).unwrap();
+    assert_eq!(nonzero(next.as_capacity()), 0);
+}
+
+#[test]
+fn a_pool_wide_clear_policy_clears_every_return() {
+    let pool = SharedPool::<u8>::with_config(SharedConfig {
+        clear_on_return: true,
+        ..SharedConfig::default()
+    })
+    .unwrap();
+    let mut first = pool.rent(41).unwrap();
+    first.append(ORDER.as_bytes()).unwrap();
+    drop(first);
+    assert_eq!(nonzero(&pool.rent(41).unwrap()), 0);
+}
+
+#[test]
+fn the_handle_api_shows_stale_data_too() {
+    let pool = HandlePool::<u8>::new();
+    let a = pool.rent(41).unwrap();
+    a.write_slice(0, ORDER.as_bytes()).unwrap();
+    pool.return_handle(&a, false).unwrap();
+    let b = pool.rent(41).unwrap();
+    assert_eq!(b.read_range(0, 41).unwrap(), ORDER.as_bytes());
+    pool.return_handle(&b, true).unwrap();
+    let c = pool.rent(41).unwrap();
+    assert_eq!(nonzero(&c.to_vec().unwrap()), 0);
+}
+
+#[test]
+fn double_return_gives_two_renters_one_buffer() {
+    let pool = HandlePool::<u8>::new();
+    let x = pool.rent(64).unwrap();
+    pool.return_handle(&x, false).unwrap();
+    pool.return_handle(&x, false).unwrap();
+    let r1 = pool.rent(64).unwrap();
+    let r2 = pool.rent(64).unwrap();
+    assert!(r1.ptr_eq(&r2));
+    assert_eq!(r1.id(), r2.id());
+    r1.write(0, 11).unwrap();
+    assert_eq!(r2.read(0), Ok(11));
+}
+
+#[test]
+fn a_handle_kept_after_return_overwrites_the_next_renter() {
+    let pool = HandlePool::<u8>::new();
+    let stale = pool.rent(64).unwrap();
+    pool.return_handle(&stale, false).unwrap();
+    let fresh = pool.rent(64).unwrap();
+    fresh.write(0, 200).unwrap();
+    stale.write(0, 99).unwrap();
+    assert_eq!(fresh.read(0), Ok(99));
+}
+
+#[test]
+fn a_foreign_buffer_of_bucket_length_is_accepted_with_its_value() {
+    let pool = HandlePool::<u8>::new();
+    let mine = Handle::from_vec(vec![0u8; 128]);
+    mine.write(0, 77).unwrap();
+    pool.return_handle(&mine, false).unwrap();
+    let got = pool.rent(128).unwrap();
+    assert!(got.ptr_eq(&mine));
+    assert_eq!(got.read(0), Ok(77));
+
+    // The ownership API has the same rule for raw buffers.
+    let owned = SharedPool::<u8>::new();
+    let mut foreign = vec![0u8; 128].into_boxed_slice();
+    foreign[0] = 77;
+    owned.return_boxed(foreign, false).unwrap();
+    assert_eq!(owned.rent(128).unwrap()[0], 77);
+}
+
+#[test]
+fn a_foreign_buffer_of_another_length_is_refused_with_the_dotnet_message() {
+    let pool = HandlePool::<u8>::new();
+    let err = pool
+        .return_handle(&Handle::from_vec(vec![0u8; 100]), false)
+        .unwrap_err();
+    assert_eq!(err, PoolError::NotAssociated { length: 100 });
+    assert!(
+        err.to_string()
+            .contains("The buffer is not associated with this pool and may not be returned to it.")
+    );
+}
+
+#[test]
+fn capacity_is_min_of_k_and_one_plus_p_times_m() {
+    for (p, m) in [(1, 1), (2, 3), (3, 2), (2, 8), (8, 8)] {
+        let config = SharedConfig {
+            partitions: p,
+            arrays_per_partition: m,
+            clear_on_return: false,
+        };
+        let cap = 1 + p * m;
+        for k in [1, cap - 1, cap, cap + 1, 2 * cap + 3] {
+            let pool = SharedPool::<u8>::with_config(config).unwrap();
+            let held: Vec<_> = (0..k).map(|_| pool.rent(1024).unwrap()).collect();
+            drop(held);
+            let kept = pool.stats().buckets[6].retained_buffers;
+            assert_eq!(kept, k.min(cap), "P={p} M={m} K={k}");
+            // The next round of K rents allocates only what was not kept.
+            let held: Vec<_> = (0..k).map(|_| pool.rent(1024).unwrap()).collect();
+            assert_eq!(pool.stats().allocated() as usize, k + (k - k.min(cap)));
+            drop(held);
+        }
+    }
+}
+
+#[test]
+fn the_course_numbers_for_eight_and_two_cores() {
+    let on = |p| SharedConfig {
+        partitions: p,
+        ..SharedConfig::default()
+    };
+    assert_eq!(on(8).capacity_per_bucket(), 257);
+    assert_eq!(on(2).capacity_per_bucket(), 65);
+    // The article's override: MAXARRAYSPERPARTITION=8 on 8 cores, or MAXPARTITIONCOUNT=2.
+    let a = SharedConfig::from_env_values(None, Some("8"), 8);
+    let b = SharedConfig::from_env_values(Some("2"), None, 8);
+    assert_eq!((a.capacity_per_bucket(), b.capacity_per_bucket()), (65, 65));
+}
+
+thread_local! {
+    static DROPS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// An owning element: counts how many of its non-empty values were dropped.
+#[derive(Clone, Default)]
+struct Owned(Option<Box<u32>>);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if self.0.is_some() {
+            DROPS.with(|d| d.set(d.get() + 1));
+        }
+    }
+}
+
+#[test]
+fn a_pool_of_owning_values_keeps_them_alive_until_cleared() {
+    let drops = || DROPS.with(|d| d.get());
+    let pool = SharedPool::<Owned>::new();
+    let mut r = pool.rent(16).unwrap();
+    for v in r.iter_mut() {
+        *v = Owned(Some(Box::new(1)));
+    }
+    let before = drops();
+    drop(r); // returned without clearing: 16 values stay alive inside the pool
+    assert_eq!(drops(), before);
+    pool.rent(16).unwrap().return_cleared();
+    assert_eq!(drops(), before + 16);
+}
