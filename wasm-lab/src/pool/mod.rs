@@ -86,7 +86,13 @@
 //! proptest against a reference model (`tests/pool_model.rs`), loom models of the partition and
 //! thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a multi-threaded stress test, Miri
 //! over the unit tests, the article's scenarios (`tests/pool_scenarios.rs`), and `compile_fail`
-//! doc tests for the ownership guard.
+//! doc tests for the ownership guard. Commands:
+//!
+//! ```text
+//! cargo test -p wasm-lab
+//! RUSTFLAGS="--cfg loom" cargo test -p wasm-lab --test pool_loom --release
+//! cargo +nightly miri test -p wasm-lab --lib pool
+//! ```
 //!
 //! # Performance
 //!
