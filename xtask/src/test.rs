@@ -22,6 +22,45 @@ pub fn all(root: &Path) -> Result<()> {
             Box::new(|| cmd::cargo(&["test", "--workspace", "--exclude", "e2e"]).run()),
         ),
         (
+            "loom: the pool's partitions and thread slots under every interleaving",
+            Box::new(|| {
+                // Its own target dir: `--cfg loom` would otherwise rebuild everything twice.
+                let dir = site::target_dir(root).join("loom");
+                cmd::cargo(&[
+                    "test",
+                    "--package",
+                    "wasm-lab",
+                    "--test",
+                    "pool_loom",
+                    "--release",
+                ])
+                .env("RUSTFLAGS", "--cfg loom")
+                .env("CARGO_TARGET_DIR", dir)
+                .run()
+            }),
+        ),
+        (
+            "Miri: the pool's unit tests under the interpreter",
+            Box::new(|| {
+                tools::miri()?;
+                // The rustup proxy, not `$CARGO`: only the proxy understands `+nightly`.
+                cmd::new(
+                    "cargo",
+                    &[
+                        "+nightly",
+                        "miri",
+                        "test",
+                        "--package",
+                        "wasm-lab",
+                        "--lib",
+                        "pool",
+                    ],
+                )
+                .env("RUSTUP_TOOLCHAIN", "nightly")
+                .run()
+            }),
+        ),
+        (
             "wasm: the lab's tests in headless Chromium",
             Box::new(wasm_tests),
         ),
