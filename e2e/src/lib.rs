@@ -163,8 +163,8 @@ impl Browser {
     /// Replaces an input's text by typing, as a reader does.
     pub async fn type_into(root: &WebElement, id: &str, text: &str) -> Result<()> {
         let input = Browser::find(root, id).await?;
-        input.clear().await?;
-        // `clear` does not fire `input`; select-all + delete does, like a reader's keystrokes.
+        // Select-all + delete, like a reader's keystrokes: it fires `input` (WebDriver's
+        // `clear` does not).
         input.send_keys(Key::Control + "a").await?;
         input.send_keys(Key::Backspace).await?;
         if !text.is_empty() {

@@ -99,10 +99,12 @@ fn wasm_tests() -> Result<()> {
     tools::wasm_target()?;
     tools::wasm_bindgen_cli(&crate::root())?;
     tools::chromium()?;
+    // `--tests`: doc tests run natively (the wasm build registers its own global allocator).
     cmd::cargo(&[
         "test",
         "--package",
         "wasm-lab",
+        "--tests",
         "--target",
         tools::WASM_TARGET,
     ])
