@@ -109,18 +109,15 @@ async fn calculator_explains_bad_input() -> Result<()> {
     b.quit().await
 }
 
-fn kind(name: &str) -> Option<Kind> {
-    wasm_lab::quiz::quiz("bucket-rounding")?
-        .iter()
-        .copied()
-        .find(|k| k.name() == name)
+fn kind(name: &str) -> Option<&'static dyn Kind> {
+    wasm_lab::quiz::quiz("bucket-rounding")?.kind(name)
 }
 
 /// Answers one question wrong, then right, checking the feedback each time.
 async fn answer(q: &WebElement) -> Result<()> {
     let name = q.attr("data-kind").await?.unwrap_or_default();
     let kind = kind(&name).ok_or_else(|| anyhow::anyhow!("unknown question kind {name:?}"))?;
-    let request: u64 = q.attr("data-request").await?.unwrap_or_default().parse()?;
+    let request: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
     let right = Question::new(kind, request).expected();
     let wrong = match right.as_str() {
         "yes" => "no".to_string(),
@@ -186,11 +183,11 @@ async fn quiz_is_graded_live_and_remembered() -> Result<()> {
 
     // A retry draws a fresh size and clears the feedback; it can be answered again.
     let first = &questions[0];
-    let before = first.attr("data-request").await?;
+    let before = first.attr("data-value").await?;
     let mut changed = false;
     for _ in 0..5 {
         Browser::find(first, "next").await?.click().await?;
-        changed |= first.attr("data-request").await? != before;
+        changed |= first.attr("data-value").await? != before;
     }
     ensure!(changed, "New size never changed the request");
     ensure!(Browser::text(first, "feedback").await?.is_empty());

@@ -109,7 +109,7 @@ fn quiz_grades_with_the_lab_and_keeps_progress() {
         .query_selector("[data-kind=\"buffer-length\"]")
         .unwrap()
         .unwrap();
-    let request: u64 = item.get_attribute("data-request").unwrap().parse().unwrap();
+    let request: u64 = item.get_attribute("data-value").unwrap().parse().unwrap();
     let right = wasm_lab::calc::calculate(request).length;
     type_into(&item, "answer", &(right + 1).to_string());
     click(&item, "check");

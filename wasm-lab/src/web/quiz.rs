@@ -1,4 +1,4 @@
-//! The live quiz widget: fresh request sizes each attempt, graded by [`crate::quiz`].
+//! The live quiz widget: fresh values on each attempt, graded by [`crate::quiz`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -16,21 +16,22 @@ struct Quiz {
     root: Element,
     rng: Rng,
     store: Store,
-    questions: Vec<(Kind, Question)>,
+    questions: Vec<Question>,
 }
 
 pub fn mount(root: &Element) -> Result<(), String> {
     let id = root
         .get_attribute("data-lab-quiz")
         .ok_or("mount point without a quiz id")?;
-    let kinds =
+    let spec =
         quiz::quiz(&id).ok_or_else(|| format!("this version of the lab has no quiz “{id}”"))?;
     let seed =
         (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64 ^ js_sys::Date::now() as u64;
     let mut rng = Rng::new(seed);
-    let questions: Vec<(Kind, Question)> = kinds
+    let questions: Vec<Question> = spec
+        .kinds
         .iter()
-        .map(|&k| (k, Question::draw(k, &mut rng)))
+        .map(|&k| Question::draw(k, &mut rng))
         .collect();
 
     let mut html = String::from(
@@ -39,8 +40,8 @@ pub fn mount(root: &Element) -> Result<(), String> {
          <button type=\"button\" data-testid=\"quiz-reset\">Reset my progress</button></div>\
          <p class=\"lab-notice\" data-testid=\"quiz-notice\" hidden></p><ol class=\"lab-questions\">",
     );
-    for (i, (kind, _)) in questions.iter().enumerate() {
-        html.push_str(&question_html(&id, i, *kind));
+    for (i, q) in questions.iter().enumerate() {
+        html.push_str(&question_html(&id, i, q.kind));
     }
     html.push_str("</ol>");
     root.set_inner_html(&html);
@@ -82,7 +83,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
     Ok(())
 }
 
-fn question_html(quiz: &str, i: usize, kind: Kind) -> String {
+fn question_html(quiz: &str, i: usize, kind: &dyn Kind) -> String {
     let answer = if kind.choices().is_empty() {
         "<input type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" data-testid=\"answer\" \
          aria-label=\"Your answer\">"
@@ -149,8 +150,8 @@ fn wire(state: &Rc<RefCell<Quiz>>, i: usize, item: &Element) -> Result<(), Strin
 
 impl Quiz {
     fn show(&self, i: usize, item: &Element) -> Result<(), String> {
-        let (_, question) = &self.questions[i];
-        let _ = item.set_attribute("data-request", &question.request.to_string());
+        let question = &self.questions[i];
+        let _ = item.set_attribute("data-value", &question.value.to_string());
         dom::set_text(item, "prompt", &question.prompt)?;
         let feedback = dom::find(item, "feedback")?;
         feedback.set_text_content(None);
@@ -177,7 +178,8 @@ impl Quiz {
             feedback_el.set_text_content(Some("Type or pick an answer first."));
             return Ok(());
         }
-        let (kind, question) = &self.questions[i];
+        let question = &self.questions[i];
+        let kind = question.kind;
         let f = question.check(&answer);
         let text = if f.correct {
             format!("✔ Correct. {}", f.explanation)
@@ -200,8 +202,8 @@ impl Quiz {
     }
 
     fn next(&mut self, i: usize, item: &Element) -> Result<(), String> {
-        let kind = self.questions[i].0;
-        self.questions[i].1 = Question::draw(kind, &mut self.rng);
+        let kind = self.questions[i].kind;
+        self.questions[i] = Question::draw(kind, &mut self.rng);
         if let Ok(input) = dom::input(item, "answer") {
             input.set_value("");
         }
@@ -215,8 +217,8 @@ impl Quiz {
 
     fn show_score(&self) {
         let (mut solved, mut attempts) = (0, 0);
-        for (kind, _) in &self.questions {
-            let t = self.store.current().tally(&self.id, kind.name());
+        for q in &self.questions {
+            let t = self.store.current().tally(&self.id, q.kind.name());
             solved += u32::from(t.correct > 0);
             attempts += t.attempts;
         }

@@ -242,7 +242,7 @@ fn widget(name: &str, options: &[&str]) -> Result<String, String> {
 
 fn quiz(id: &str) -> Result<String, String> {
     if wasm_lab::quiz::quiz(id).is_none() {
-        let known: Vec<&str> = wasm_lab::quiz::QUIZZES.iter().map(|(q, _)| *q).collect();
+        let known: Vec<&str> = wasm_lab::quiz::QUIZZES.iter().map(|q| q.id).collect();
         return Err(format!(
             "the lab has no quiz `{id}` (it has: {})",
             known.join(", ")
