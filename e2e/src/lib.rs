@@ -149,6 +149,14 @@ impl Browser {
         Ok(())
     }
 
+    /// The element of the page with `data-testid="{id}"`.
+    pub async fn by_testid(&self, id: &str) -> Result<WebElement> {
+        self.driver
+            .find(By::Css(format!("[data-testid=\"{id}\"]")))
+            .await
+            .with_context(|| format!("the page has no [data-testid={id}]"))
+    }
+
     /// The element with `data-testid="{id}"` under `root`.
     pub async fn find(root: &WebElement, id: &str) -> Result<WebElement> {
         root.find(By::Css(format!("[data-testid=\"{id}\"]")))

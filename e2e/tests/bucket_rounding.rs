@@ -25,10 +25,7 @@ fn sizes() -> Vec<u64> {
 async fn calculator_computes_with_the_lab() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = b
-        .driver
-        .find(By::Css("[data-testid=\"widget-bucket-calculator\"]"))
-        .await?;
+    let w = b.by_testid("widget-bucket-calculator").await?;
     // The chapter starts the calculator at 100.
     ensure!(Browser::text(&w, "calc-index").await? == "3");
     ensure!(Browser::text(&w, "calc-length").await? == "128");
@@ -69,10 +66,7 @@ async fn calculator_computes_with_the_lab() -> Result<()> {
 async fn calculator_explains_bad_input() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = b
-        .driver
-        .find(By::Css("[data-testid=\"widget-bucket-calculator\"]"))
-        .await?;
+    let w = b.by_testid("widget-bucket-calculator").await?;
     for (typed, says) in [
         ("", "Type a request size"),
         ("-5", "cannot be negative"),
@@ -165,10 +159,7 @@ async fn answer(q: &WebElement) -> Result<()> {
 async fn quiz_is_graded_live_and_remembered() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let quiz = b
-        .driver
-        .find(By::Css("[data-testid=\"quiz-bucket-rounding\"]"))
-        .await?;
+    let quiz = b.by_testid("quiz-bucket-rounding").await?;
     let questions = quiz.find_all(By::Css("[data-testid=\"question\"]")).await?;
     ensure!(questions.len() >= 3, "only {} questions", questions.len());
     for q in &questions {
@@ -195,10 +186,7 @@ async fn quiz_is_graded_live_and_remembered() -> Result<()> {
 
     // Progress survives a reload.
     b.reload().await?;
-    let quiz = b
-        .driver
-        .find(By::Css("[data-testid=\"quiz-bucket-rounding\"]"))
-        .await?;
+    let quiz = b.by_testid("quiz-bucket-rounding").await?;
     let score = Browser::text(&quiz, "quiz-score").await?;
     ensure!(
         score == format!("Solved {n} of {n} · {} attempts", 2 * n + 2),
@@ -210,10 +198,7 @@ async fn quiz_is_graded_live_and_remembered() -> Result<()> {
         .execute("localStorage.setItem('pools-and-chunks/progress', '{\"version\":1,\"quizzes\":{\"bucket-rounding\":{\"bucket-index\":{\"attempts\":1,\"correct\":5}}}}');", vec![])
         .await?;
     b.reload().await?;
-    let quiz = b
-        .driver
-        .find(By::Css("[data-testid=\"quiz-bucket-rounding\"]"))
-        .await?;
+    let quiz = b.by_testid("quiz-bucket-rounding").await?;
     let notice = Browser::find(&quiz, "quiz-notice").await?;
     ensure!(
         notice.is_displayed().await?,
@@ -265,10 +250,7 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
 async fn print_page_loads_the_lab_too() -> Result<()> {
     let b = Browser::start().await?;
     b.open("print.html").await?;
-    let w = b
-        .driver
-        .find(By::Css("[data-testid=\"widget-bucket-calculator\"]"))
-        .await?;
+    let w = b.by_testid("widget-bucket-calculator").await?;
     Browser::type_into(&w, "calc-input", "129").await?;
     ensure!(Browser::text(&w, "calc-length").await? == "256");
     b.assert_no_errors().await?;

@@ -112,36 +112,38 @@ fn question_html(quiz: &str, i: usize, kind: &dyn Kind) -> String {
     )
 }
 
+/// What a question's controls do.
+type Action = fn(&mut Quiz, usize, &Element) -> Result<(), String>;
+
+/// Runs `action` on question `i`; a failure replaces the question with its message.
+fn act(
+    state: &Rc<RefCell<Quiz>>,
+    i: usize,
+    item: &Element,
+    action: Action,
+) -> impl FnMut() + 'static {
+    let (state, item) = (state.clone(), item.clone());
+    move || {
+        let result = action(&mut state.borrow_mut(), i, &item);
+        if let Err(message) = result {
+            dom::show_failure(&item, &message);
+        }
+    }
+}
+
 fn wire(state: &Rc<RefCell<Quiz>>, i: usize, item: &Element) -> Result<(), String> {
-    let s = state.clone();
-    let it = item.clone();
-    dom::on(&dom::find(item, "check")?, "click", move |_| {
-        let result = s.borrow_mut().check(i, &it);
-        if let Err(message) = result {
-            dom::show_failure(&it, &message);
-        }
-    })?;
-    let s = state.clone();
-    let it = item.clone();
-    dom::on(&dom::find(item, "next")?, "click", move |_| {
-        let result = s.borrow_mut().next(i, &it);
-        if let Err(message) = result {
-            dom::show_failure(&it, &message);
-        }
-    })?;
+    let mut check = act(state, i, item, Quiz::check);
+    dom::on(&dom::find(item, "check")?, "click", move |_| check())?;
+    let mut next = act(state, i, item, Quiz::next);
+    dom::on(&dom::find(item, "next")?, "click", move |_| next())?;
     // Enter in a numeric answer checks it, as a reader expects.
     if let Ok(input) = dom::input(item, "answer") {
-        let s = state.clone();
-        let it = item.clone();
+        let mut check = act(state, i, item, Quiz::check);
         dom::on(&input, "keydown", move |e| {
-            let enter = e
-                .dyn_ref::<web_sys::KeyboardEvent>()
-                .is_some_and(|k| k.key() == "Enter");
-            if enter {
-                let result = s.borrow_mut().check(i, &it);
-                if let Err(message) = result {
-                    dom::show_failure(&it, &message);
-                }
+            if e.dyn_ref::<web_sys::KeyboardEvent>()
+                .is_some_and(|k| k.key() == "Enter")
+            {
+                check();
             }
         })?;
     }
