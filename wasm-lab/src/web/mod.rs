@@ -13,6 +13,7 @@ mod calculator;
 mod dom;
 mod progress;
 mod quiz;
+mod stale;
 
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
@@ -48,6 +49,7 @@ pub fn mount_all() -> Result<u32, JsError> {
 fn mount_widget(root: &Element) -> Result<(), String> {
     match root.get_attribute("data-lab-widget").as_deref() {
         Some("bucket-calculator") => calculator::mount(root),
+        Some("stale-data") => stale::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }
