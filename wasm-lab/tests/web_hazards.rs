@@ -197,3 +197,95 @@ fn stale_quiz_grades_with_the_pool() {
     let q = mount(r#"<div data-lab-quiz="stale-data"></div>"#);
     answer_all(&q, "stale-data");
 }
+
+// === return contract ===
+
+#[wasm_bindgen_test]
+fn contract_widget_shows_each_breach_live() {
+    let w = mount(r#"<div data-lab-widget="return-contract"></div>"#);
+    no_failure(&w);
+    // Double return, .NET rules: accepted, one buffer for two renters, 11 read through r2.
+    assert_eq!(text(&w, "dr-second"), "accepted, no error");
+    assert_eq!(text(&w, "dr-same"), "yes");
+    assert_eq!(text(&w, "dr-r2"), "11");
+    type_into(&w, "dr-value", "203");
+    assert_eq!(text(&w, "dr-r2"), "203");
+    // Use after return: the stale write lands in the new renter's price.
+    assert_eq!(text(&w, "uar-same"), "yes");
+    assert_eq!(text(&w, "uar-write"), "went through, no error");
+    assert_eq!(text(&w, "uar-reads"), "99");
+    // Foreign return: 128 accepted with its 77; 100 refused with .NET's message.
+    assert_eq!(text(&w, "fr-return"), "accepted, no error");
+    assert_eq!(text(&w, "fr-same"), "yes");
+    assert_eq!(text(&w, "fr-reads"), "77");
+    type_into(&w, "fr-length", "100");
+    assert!(
+        text(&w, "fr-return")
+            .contains("The buffer is not associated with this pool and may not be returned to it")
+    );
+    assert_eq!(text(&w, "fr-same"), "no");
+    assert_eq!(text(&w, "fr-reads"), "0");
+    // The missing finally: equal at 10 rounds, one buffer per round past the stock.
+    assert_eq!(text(&w, "mf-stock"), "33");
+    assert_eq!(text(&w, "mf-with"), "0");
+    assert_eq!(text(&w, "mf-without"), "0");
+    type_into(&w, "mf-rounds", "10000");
+    assert_eq!(text(&w, "mf-with"), "0");
+    assert_eq!(text(&w, "mf-without"), "9,967");
+    let bytes = text(&w, "mf-bytes");
+    assert!(bytes.starts_with("0 B / "), "{bytes}");
+    let forgotten: u64 = bytes["0 B / ".len()..]
+        .trim_end_matches(" B")
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!(forgotten >= 9_967 * 128, "{bytes}");
+
+    // Checked mode turns each breach into an error.
+    click(&w, "contract-checked");
+    assert!(text(&w, "dr-second").contains("returned twice"));
+    assert_eq!(text(&w, "dr-same"), "no");
+    assert_eq!(text(&w, "dr-r2"), "0");
+    assert!(text(&w, "uar-write").contains("used after it was returned"));
+    assert_eq!(text(&w, "uar-reads"), "200");
+    type_into(&w, "fr-length", "128");
+    assert!(text(&w, "fr-return").contains("never rented from this pool"));
+    click(&w, "dr-twice");
+    assert_eq!(text(&w, "dr-second"), "not made");
+    no_failure(&w);
+}
+
+#[wasm_bindgen_test]
+fn contract_widget_explains_bad_input() {
+    let w = mount(r#"<div data-lab-widget="return-contract"></div>"#);
+    for (id, error, typed, says) in [
+        ("dr-value", "dr-error", "256", "does not fit in a byte"),
+        ("dr-value", "dr-error", "-1", "cannot be negative"),
+        ("uar-stale", "uar-error", "x", "not a number"),
+        ("fr-length", "fr-error", "99999999", "at most 1,048,576"),
+        ("fr-value", "fr-error", "", "Type a request size"),
+        ("mf-rounds", "mf-error", "100001", "at most 100,000"),
+        ("mf-rounds", "mf-error", "1.5", "not a whole number"),
+    ] {
+        type_into(&w, id, typed);
+        assert!(!hidden(&w, error), "{id}={typed}: no error");
+        assert!(
+            text(&w, error).contains(says),
+            "{id}={typed}: {}",
+            text(&w, error)
+        );
+        no_failure(&w);
+        type_into(&w, id, "64");
+        assert!(hidden(&w, error), "{id}: error stays after a fix");
+    }
+    // A zero-length foreign buffer is ignored by the pool, and the widget says what Rent(0) gives.
+    type_into(&w, "fr-length", "0");
+    assert_eq!(text(&w, "fr-return"), "accepted, no error");
+    assert_eq!(text(&w, "fr-reads"), "nothing (an empty buffer)");
+}
+
+#[wasm_bindgen_test]
+fn contract_quiz_grades_with_the_pool() {
+    let q = mount(r#"<div data-lab-quiz="return-contract"></div>"#);
+    answer_all(&q, "return-contract");
+}

@@ -22,10 +22,11 @@ use serde::Serialize;
 use crate::input::{group_digits, parse_size};
 
 pub mod bucket;
+pub mod contract;
 pub mod stale;
 
 /// Every quiz the book can mount.
-pub const QUIZZES: &[Quiz] = &[bucket::QUIZ, stale::QUIZ];
+pub const QUIZZES: &[Quiz] = &[bucket::QUIZ, stale::QUIZ, contract::QUIZ];
 
 /// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, and its questions' kinds.
 pub struct Quiz {

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 mod calculator;
+mod contract;
 mod dom;
 mod progress;
 mod quiz;
@@ -50,6 +51,7 @@ fn mount_widget(root: &Element) -> Result<(), String> {
     match root.get_attribute("data-lab-widget").as_deref() {
         Some("bucket-calculator") => calculator::mount(root),
         Some("stale-data") => stale::mount(root),
+        Some("return-contract") => contract::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }
