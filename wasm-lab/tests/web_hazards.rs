@@ -289,3 +289,81 @@ fn contract_quiz_grades_with_the_pool() {
     let q = mount(r#"<div data-lab-quiz="return-contract"></div>"#);
     answer_all(&q, "return-contract");
 }
+
+// === why pool ===
+
+fn bytes_of(shown: &str) -> u64 {
+    shown
+        .trim_end_matches(" B")
+        .replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("not a byte count: {shown:?}"))
+}
+
+#[wasm_bindgen_test]
+fn why_widget_counts_with_the_allocator() {
+    let w = mount(r#"<div data-lab-widget="why-pool" data-initial="1000"></div>"#);
+    no_failure(&w);
+    assert_eq!(text(&w, "why-fresh-allocs"), "1,000");
+    assert_eq!(text(&w, "why-fresh-bytes"), "128,000 B");
+    assert_eq!(text(&w, "why-later-allocs"), "0");
+    assert_eq!(text(&w, "why-later-bytes"), "0 B");
+    assert_eq!(text(&w, "why-pool-buffers"), "1");
+    // The first use is measured here, and the break-even follows from it.
+    let first = bytes_of(&text(&w, "why-setup-bytes")) + bytes_of(&text(&w, "why-first-bytes"));
+    assert!(first >= 128, "first use {first}");
+    let even = wasm_lab::quiz::why::break_even(first, 128).unwrap();
+    assert!(
+        text(&w, "why-break-even").starts_with(&even.to_string()),
+        "{}",
+        text(&w, "why-break-even")
+    );
+    assert_eq!(bytes_of(&text(&w, "why-pool-bytes")), first);
+    assert!(text(&w, "why-note").contains("counting allocator in this page"));
+
+    // The lab's run agrees with what the page shows, and a non-bucket size rounds up in the pool.
+    type_into(&w, "why-size", "100");
+    type_into(&w, "why-rounds", "50");
+    let r = wasm_lab::quiz::why::run(50, 100).unwrap();
+    assert!(r.fresh.measured);
+    assert_eq!(text(&w, "why-fresh-bytes"), "5,000 B");
+    assert_eq!(text(&w, "why-later-allocs"), "0");
+    assert_eq!(r.pool_buffer_bytes, 128);
+    assert!(hidden(&w, "why-error"));
+}
+
+#[wasm_bindgen_test]
+fn why_widget_explains_bad_input() {
+    let w = mount(r#"<div data-lab-widget="why-pool"></div>"#);
+    for (id, typed, says) in [
+        ("why-rounds", "-3", "cannot be negative"),
+        ("why-rounds", "2000000", "at most 1,000,000"),
+        ("why-rounds", "ten", "not a number"),
+        ("why-size", "100000", "at most 65,536"),
+        ("why-size", "", "Type a request size"),
+    ] {
+        type_into(&w, id, typed);
+        assert!(!hidden(&w, "why-error"), "{id}={typed}: no error");
+        assert!(
+            text(&w, "why-error").contains(says),
+            "{id}={typed}: {}",
+            text(&w, "why-error")
+        );
+        assert_eq!(text(&w, "why-fresh-bytes"), "—");
+        no_failure(&w);
+        type_into(&w, id, if id == "why-rounds" { "10" } else { "128" });
+        assert!(hidden(&w, "why-error"));
+    }
+    type_into(&w, "why-rounds", "1000000");
+    type_into(&w, "why-size", "65536");
+    assert!(text(&w, "why-error").contains("rounds × size"));
+    type_into(&w, "why-size", "0");
+    assert_eq!(text(&w, "why-fresh-allocs"), "0");
+    assert!(text(&w, "why-break-even").starts_with("never"));
+}
+
+#[wasm_bindgen_test]
+fn why_quiz_grades_with_the_counting_allocator() {
+    let q = mount(r#"<div data-lab-quiz="why-pool"></div>"#);
+    answer_all(&q, "why-pool");
+}

@@ -15,6 +15,7 @@ mod dom;
 mod progress;
 mod quiz;
 mod stale;
+mod why;
 
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
@@ -52,6 +53,7 @@ fn mount_widget(root: &Element) -> Result<(), String> {
         Some("bucket-calculator") => calculator::mount(root),
         Some("stale-data") => stale::mount(root),
         Some("return-contract") => contract::mount(root),
+        Some("why-pool") => why::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }
