@@ -358,7 +358,7 @@ impl Kind for BreakEven {
         let (once, per_round) = break_even_values(v);
         match break_even(once, per_round) {
             Some(n) => format!(
-                "The smallest n with n × {per_round} ≥ {once}: {n} × {per_round} = {} ≥ {once}{}. It compares two measured numbers; it is not a third measurement.",
+                "The lab's break_even: the smallest n with n × {per_round} ≥ {once}: {n} × {per_round} = {} ≥ {once}{}. It compares two measured numbers; it is not a third measurement.",
                 group_digits(n * per_round),
                 if n > 1 {
                     format!(
@@ -370,7 +370,10 @@ impl Kind for BreakEven {
                     String::new()
                 }
             ),
-            None => "A round that costs nothing never pays back a one-off cost.".into(),
+            None => {
+                "The lab's break_even: a round that costs nothing never pays back a one-off cost."
+                    .into()
+            }
         }
     }
 }
