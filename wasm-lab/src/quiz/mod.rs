@@ -22,9 +22,12 @@ use serde::Serialize;
 use crate::input::{group_digits, parse_size};
 
 pub mod bucket;
+pub mod contract;
+pub mod stale;
+pub mod why;
 
 /// Every quiz the book can mount.
-pub const QUIZZES: &[Quiz] = &[bucket::QUIZ];
+pub const QUIZZES: &[Quiz] = &[why::QUIZ, bucket::QUIZ, stale::QUIZ, contract::QUIZ];
 
 /// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, and its questions' kinds.
 pub struct Quiz {

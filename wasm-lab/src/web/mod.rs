@@ -10,9 +10,12 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 mod calculator;
+mod contract;
 mod dom;
 mod progress;
 mod quiz;
+mod stale;
+mod why;
 
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
@@ -48,6 +51,9 @@ pub fn mount_all() -> Result<u32, JsError> {
 fn mount_widget(root: &Element) -> Result<(), String> {
     match root.get_attribute("data-lab-widget").as_deref() {
         Some("bucket-calculator") => calculator::mount(root),
+        Some("stale-data") => stale::mount(root),
+        Some("return-contract") => contract::mount(root),
+        Some("why-pool") => why::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }

@@ -1,0 +1,212 @@
+//! Chapter "The return contract", used as a reader uses it: each breach in the widget against the
+//! lab run natively, checked mode, bad input, the live quiz, and no browser errors.
+
+use anyhow::{Result, anyhow, ensure};
+use e2e::thirtyfour::prelude::*;
+use e2e::{Browser, number};
+use wasm_lab::quiz::contract::{double_return, foreign_return, forgotten_return, use_after_return};
+use wasm_lab::quiz::{Question, quiz};
+
+const PAGE: &str = "return-contract.html";
+
+async fn widget(b: &Browser) -> Result<WebElement> {
+    Ok(b.driver
+        .find(By::Css("[data-testid=\"widget-return-contract\"]"))
+        .await?)
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// A message with its buffer ids (`#1068`, different in every process) blanked.
+fn without_ids(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_id = false;
+    for c in message.chars() {
+        in_id = (in_id && c.is_ascii_digit()) || c == '#';
+        if !in_id || c == '#' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// What the widget shows for the current fields, checked against the lab run natively.
+async fn check_all(
+    w: &WebElement,
+    checked: bool,
+    values: (u8, u8, u8, usize, u8, u64),
+) -> Result<()> {
+    let (v, fresh, stale, length, mine, rounds) = values;
+    let dr = double_return(v, true, checked)?;
+    ensure!(Browser::text(w, "dr-same").await? == yes_no(dr.same_buffer));
+    ensure!(number(&Browser::text(w, "dr-r2").await?) == Some(dr.r2_reads.into()));
+    let second = Browser::text(w, "dr-second").await?;
+    match &dr.second_return {
+        None => ensure!(second == "accepted, no error", "{second:?}"),
+        Some(e) => ensure!(without_ids(&second).contains(&without_ids(e)), "{second:?}"),
+    }
+    let uar = use_after_return(fresh, stale, checked)?;
+    ensure!(Browser::text(w, "uar-same").await? == yes_no(uar.same_buffer));
+    ensure!(number(&Browser::text(w, "uar-reads").await?) == Some(uar.fresh_reads.into()));
+    let fr = foreign_return(length, mine, checked)?;
+    let shown = Browser::text(w, "fr-return").await?;
+    match &fr.refused {
+        None => ensure!(shown == "accepted, no error", "{shown:?}"),
+        Some(e) => ensure!(without_ids(&shown).contains(&without_ids(e)), "{shown:?}"),
+    }
+    ensure!(Browser::text(w, "fr-same").await? == yes_no(fr.next_is_mine));
+    if let Some(x) = fr.next_reads {
+        ensure!(number(&Browser::text(w, "fr-reads").await?) == Some(x.into()));
+    }
+    let with = forgotten_return(rounds, true)?;
+    let without = forgotten_return(rounds, false)?;
+    ensure!(number(&Browser::text(w, "mf-stock").await?) == Some(with.stock as u64));
+    ensure!(number(&Browser::text(w, "mf-with").await?) == Some(with.new_buffers));
+    ensure!(number(&Browser::text(w, "mf-without").await?) == Some(without.new_buffers));
+    Ok(())
+}
+
+#[tokio::test]
+async fn widget_shows_each_breach_live() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b).await?;
+    // The chapter's defaults are the article's values.
+    check_all(&w, false, (11, 200, 99, 128, 77, 10)).await?;
+    ensure!(Browser::text(&w, "dr-r2").await? == "11");
+    ensure!(Browser::text(&w, "uar-reads").await? == "99");
+    ensure!(Browser::text(&w, "fr-reads").await? == "77");
+    ensure!(
+        Browser::text(&w, "mf-without").await? == "0",
+        "equal at 10 rounds"
+    );
+
+    // Fresh values, as a reader would try them.
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    eprintln!("values drawn with seed {seed}");
+    let mut rng = wasm_lab::quiz::Rng::new(seed);
+    let v = 1 + rng.below(255) as u8;
+    let length = [100usize, 256, 1000, 1024][rng.below(4) as usize];
+    let rounds = 34 + rng.below(5000);
+    Browser::type_into(&w, "dr-value", &v.to_string()).await?;
+    Browser::type_into(&w, "fr-length", &length.to_string()).await?;
+    Browser::type_into(&w, "mf-rounds", &rounds.to_string()).await?;
+    check_all(&w, false, (v, 200, 99, length, 77, rounds)).await?;
+    ensure!(Browser::text(&w, "mf-with").await? == "0");
+
+    // Checked mode reports every breach as an error.
+    let checked = Browser::find(&w, "contract-checked").await?;
+    // Bring it to the middle of the window: at the top edge mdBook's menu bar covers it.
+    b.driver
+        .execute(
+            "arguments[0].scrollIntoView({block: 'center'});",
+            vec![checked.to_json()?],
+        )
+        .await?;
+    checked.click().await?;
+    check_all(&w, true, (v, 200, 99, length, 77, rounds)).await?;
+    ensure!(
+        Browser::text(&w, "dr-second")
+            .await?
+            .contains("returned twice")
+    );
+    ensure!(
+        Browser::text(&w, "uar-write")
+            .await?
+            .contains("used after it was returned")
+    );
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn widget_explains_bad_input() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b).await?;
+    for (id, error, typed, says) in [
+        ("dr-value", "dr-error", "300", "does not fit in a byte"),
+        ("uar-fresh", "uar-error", "-2", "cannot be negative"),
+        (
+            "fr-length",
+            "fr-error",
+            "3000000000",
+            "larger than any .NET array",
+        ),
+        ("fr-length", "fr-error", "2000000", "at most 1,048,576"),
+        ("mf-rounds", "mf-error", "many", "not a number"),
+    ] {
+        Browser::type_into(&w, id, typed).await?;
+        let message = Browser::find(&w, error).await?;
+        ensure!(message.is_displayed().await?, "{id}={typed}: no message");
+        let text = message.text().await?;
+        ensure!(text.contains(says), "{id}={typed}: {text:?}");
+        Browser::type_into(&w, id, "16").await?;
+        ensure!(!Browser::find(&w, error).await?.is_displayed().await?);
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+/// Answers each question wrong, then right, as the lab computes it natively.
+async fn answer_all(b: &Browser, id: &str) -> Result<()> {
+    let spec = quiz(id).ok_or_else(|| anyhow!("no quiz {id}"))?;
+    let root = b
+        .driver
+        .find(By::Css(format!("[data-testid=\"quiz-{id}\"]")))
+        .await?;
+    let questions = root.find_all(By::Css("[data-testid=\"question\"]")).await?;
+    ensure!(questions.len() >= 3, "only {} questions", questions.len());
+    for q in &questions {
+        let name = q.attr("data-kind").await?.unwrap_or_default();
+        let kind = spec
+            .kind(&name)
+            .ok_or_else(|| anyhow!("unknown kind {name}"))?;
+        let value: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
+        let right = Question::new(kind, value).expected();
+        let wrong = match right.as_str() {
+            "yes" => "no".to_string(),
+            "no" => "yes".to_string(),
+            n => (n.parse::<u64>()? + 1).to_string(),
+        };
+        for (given, prefix) in [(&wrong, "✘ Not quite"), (&right, "✔ Correct")] {
+            if kind.choices().is_empty() {
+                Browser::type_into(q, "answer", given).await?;
+            } else {
+                Browser::find(q, &format!("choice-{given}"))
+                    .await?
+                    .click()
+                    .await?;
+            }
+            Browser::find(q, "check").await?.click().await?;
+            let feedback = Browser::text(q, "feedback").await?;
+            ensure!(
+                feedback.starts_with(prefix) && feedback.contains("lab"),
+                "{name} ({value}) answered {given}: {feedback:?}"
+            );
+        }
+        // A fresh draw clears the feedback.
+        Browser::find(q, "next").await?.click().await?;
+        ensure!(Browser::text(q, "feedback").await?.is_empty());
+    }
+    let n = questions.len();
+    let score = Browser::text(&root, "quiz-score").await?;
+    ensure!(
+        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
+        "score {score:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn quiz_is_graded_by_the_pool() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    answer_all(&b, "return-contract").await?;
+    b.assert_no_errors().await?;
+    b.quit().await
+}

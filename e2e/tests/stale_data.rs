@@ -1,0 +1,197 @@
+//! Chapter "Stale data", used as a reader uses it: the stale-data widget against the lab run
+//! natively, bad input, the live quiz answered wrong then right, and no browser errors.
+
+use anyhow::{Result, anyhow, ensure};
+use e2e::thirtyfour::prelude::*;
+use e2e::{Browser, number};
+use wasm_lab::quiz::stale::{Scenario, run};
+use wasm_lab::quiz::{Question, quiz};
+
+const PAGE: &str = "stale-data.html";
+
+async fn widget(b: &Browser) -> Result<WebElement> {
+    Ok(b.driver
+        .find(By::Css("[data-testid=\"widget-stale-data\"]"))
+        .await?)
+}
+
+/// The shown counts, as numbers.
+async fn counts(w: &WebElement) -> Result<[Option<u64>; 3]> {
+    Ok([
+        number(&Browser::text(w, "stale-arrival").await?),
+        number(&Browser::text(w, "stale-nonzero").await?),
+        number(&Browser::text(w, "stale-leaked").await?),
+    ])
+}
+
+#[tokio::test]
+async fn widget_shows_what_the_pool_does() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b).await?;
+    let want = run(&Scenario::default()).map_err(|e| anyhow!("{e}"))?;
+    ensure!(Browser::text(&w, "stale-same").await? == "yes");
+    ensure!(
+        counts(&w).await?
+            == [
+                Some(want.nonzero_on_arrival as u64),
+                Some(want.nonzero_read as u64),
+                Some(want.leaked as u64)
+            ]
+    );
+    ensure!(want.leaked == 16 && want.nonzero_on_arrival == 41);
+    let leak = Browser::text(&w, "stale-leak-text").await?;
+    ensure!(leak == want.leaked_text(), "leaked text {leak:?}");
+    ensure!(leak.contains("้ง|2|18000"), "{leak:?}");
+    let marked = w
+        .find_all(By::Css("[data-testid=\"stale-hex\"] span.lab-leak"))
+        .await?;
+    ensure!(
+        marked.len() == 16,
+        "{} bytes marked as leaked",
+        marked.len()
+    );
+
+    // Return with clearing: the same buffer, nothing left.
+    Browser::find(&w, "stale-clear").await?.click().await?;
+    ensure!(Browser::text(&w, "stale-same").await? == "yes");
+    ensure!(counts(&w).await? == [Some(0), Some(25), Some(0)]);
+    Browser::find(&w, "stale-clear").await?.click().await?;
+
+    // The reader's own sizes and line, checked against the lab natively.
+    for (size2, line2, read) in [
+        ("40", "7|x\\n", "41"),
+        ("65", "hello", "64"),
+        ("64", "", "64"),
+    ] {
+        Browser::type_into(&w, "stale-size2", size2).await?;
+        Browser::type_into(&w, "stale-line2", line2).await?;
+        Browser::type_into(&w, "stale-read", read).await?;
+        let want = run(&Scenario {
+            second_size: size2.parse()?,
+            second: wasm_lab::quiz::stale::parse_line(line2).map_err(anyhow::Error::msg)?,
+            read: read.parse()?,
+            ..Scenario::default()
+        })
+        .map_err(|e| anyhow!("{e}"))?;
+        let shown = counts(&w).await?;
+        ensure!(
+            shown
+                == [
+                    Some(want.nonzero_on_arrival as u64),
+                    Some(want.nonzero_read as u64),
+                    Some(want.leaked as u64)
+                ],
+            "{size2}/{line2}/{read}: shows {shown:?}, lab says {want:?}"
+        );
+        let same = Browser::text(&w, "stale-same").await?;
+        ensure!(same == if want.same_buffer { "yes" } else { "no" });
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn widget_explains_bad_input() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b).await?;
+    for (id, typed, says, fix) in [
+        ("stale-size1", "16", "only 16 bytes long", "64"),
+        ("stale-size1", "-4", "cannot be negative", "64"),
+        ("stale-read", "100", "runs past the end", "41"),
+        ("stale-read", "lots", "not a number", "41"),
+        (
+            "stale-line1",
+            "bad \\q",
+            "not an escape",
+            "1042|ต้มยำกุ้ง|2|18000\\n",
+        ),
+        ("stale-size2", "5000000", "at most 1,048,576", "64"),
+    ] {
+        Browser::type_into(&w, id, typed).await?;
+        let error = Browser::find(&w, "stale-error").await?;
+        ensure!(error.is_displayed().await?, "{id}={typed}: no message");
+        let message = error.text().await?;
+        ensure!(message.contains(says), "{id}={typed}: {message:?}");
+        ensure!(
+            !Browser::find(&w, "stale-result")
+                .await?
+                .is_displayed()
+                .await?,
+            "{id}={typed}: an old result is still shown"
+        );
+        Browser::type_into(&w, id, fix).await?;
+        ensure!(
+            !Browser::find(&w, "stale-error")
+                .await?
+                .is_displayed()
+                .await?
+        );
+    }
+    ensure!(Browser::text(&w, "stale-leaked").await? == "16");
+    // Typing "s" into the widget must not open mdBook's search.
+    let focused = b.driver.active_element().await?;
+    ensure!(focused.attr("data-testid").await?.as_deref() == Some("stale-size2"));
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+/// Answers each question wrong, then right, as the lab computes it natively.
+async fn answer_all(b: &Browser, id: &str) -> Result<()> {
+    let spec = quiz(id).ok_or_else(|| anyhow!("no quiz {id}"))?;
+    let root = b
+        .driver
+        .find(By::Css(format!("[data-testid=\"quiz-{id}\"]")))
+        .await?;
+    let questions = root.find_all(By::Css("[data-testid=\"question\"]")).await?;
+    ensure!(questions.len() >= 3, "only {} questions", questions.len());
+    for q in &questions {
+        let name = q.attr("data-kind").await?.unwrap_or_default();
+        let kind = spec
+            .kind(&name)
+            .ok_or_else(|| anyhow!("unknown kind {name}"))?;
+        let value: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
+        let right = Question::new(kind, value).expected();
+        let wrong = match right.as_str() {
+            "yes" => "no".to_string(),
+            "no" => "yes".to_string(),
+            n => (n.parse::<u64>()? + 1).to_string(),
+        };
+        for (given, prefix) in [(&wrong, "✘ Not quite"), (&right, "✔ Correct")] {
+            if kind.choices().is_empty() {
+                Browser::type_into(q, "answer", given).await?;
+            } else {
+                Browser::find(q, &format!("choice-{given}"))
+                    .await?
+                    .click()
+                    .await?;
+            }
+            Browser::find(q, "check").await?.click().await?;
+            let feedback = Browser::text(q, "feedback").await?;
+            ensure!(
+                feedback.starts_with(prefix) && feedback.contains("lab"),
+                "{name} ({value}) answered {given}: {feedback:?}"
+            );
+        }
+        // A fresh draw clears the feedback.
+        Browser::find(q, "next").await?.click().await?;
+        ensure!(Browser::text(q, "feedback").await?.is_empty());
+    }
+    let n = questions.len();
+    let score = Browser::text(&root, "quiz-score").await?;
+    ensure!(
+        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
+        "score {score:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn quiz_is_graded_by_the_pool() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    answer_all(&b, "stale-data").await?;
+    b.assert_no_errors().await?;
+    b.quit().await
+}

@@ -1,0 +1,184 @@
+//! Chapter "Why pool at all", used as a reader uses it: the why-pool widget's counts against the
+//! lab run natively (fresh bytes, pool buffers, break-even from the shown first use), bad input,
+//! the live quiz, the cited figures, and no browser errors.
+
+use anyhow::{Result, anyhow, ensure};
+use e2e::thirtyfour::prelude::*;
+use e2e::{Browser, number};
+use wasm_lab::quiz::why::{break_even, run};
+use wasm_lab::quiz::{Question, quiz};
+
+const PAGE: &str = "why-pool.html";
+
+async fn widget(b: &Browser) -> Result<WebElement> {
+    Ok(b.driver
+        .find(By::Css("[data-testid=\"widget-why-pool\"]"))
+        .await?)
+}
+
+/// "128,000 B" → 128000.
+async fn bytes(w: &WebElement, id: &str) -> Result<u64> {
+    let shown = Browser::text(w, id).await?;
+    number(shown.trim_end_matches(" B")).ok_or_else(|| anyhow!("{id} shows {shown:?}"))
+}
+
+#[tokio::test]
+async fn widget_counts_like_the_lab() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b).await?;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    eprintln!("values drawn with seed {seed}");
+    let mut rng = wasm_lab::quiz::Rng::new(seed);
+    let mut cases = vec![(1_000, 128), (1, 128), (10, 128), (1_000_000, 128)];
+    cases.push((1 + rng.below(50_000), 1 + rng.below(4_096)));
+    for (i, (rounds, size)) in cases.into_iter().enumerate() {
+        // The chapter starts the widget at 1,000 rounds of 128 bytes.
+        if i > 0 {
+            Browser::type_into(&w, "why-rounds", &rounds.to_string()).await?;
+            Browser::type_into(&w, "why-size", &size.to_string()).await?;
+        }
+        let want = run(rounds, size)?;
+        let fresh_allocs = number(&Browser::text(&w, "why-fresh-allocs").await?);
+        ensure!(
+            fresh_allocs == Some(want.fresh.allocations),
+            "{rounds}×{size}: {fresh_allocs:?}"
+        );
+        ensure!(
+            bytes(&w, "why-fresh-bytes").await? == want.fresh.bytes,
+            "{rounds}×{size}"
+        );
+        ensure!(number(&Browser::text(&w, "why-later-allocs").await?) == Some(0));
+        ensure!(bytes(&w, "why-later-bytes").await? == 0);
+        ensure!(number(&Browser::text(&w, "why-pool-buffers").await?) == Some(want.pool_buffers));
+        // First use as measured in the page; the break-even follows from it by the lab's rule.
+        let first = bytes(&w, "why-setup-bytes").await? + bytes(&w, "why-first-bytes").await?;
+        ensure!(
+            first >= want.pool_buffer_bytes,
+            "first use {first} < one buffer"
+        );
+        ensure!(bytes(&w, "why-pool-bytes").await? == first);
+        let even = break_even(first, size).ok_or_else(|| anyhow!("no break-even"))?;
+        let shown = Browser::text(&w, "why-break-even").await?;
+        ensure!(
+            shown.starts_with(&format!("{} ", wasm_lab::input::group_digits(even))),
+            "{shown:?}"
+        );
+        ensure!(!Browser::find(&w, "why-error").await?.is_displayed().await?);
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn widget_explains_bad_input() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b).await?;
+    for (id, typed, says, fix) in [
+        ("why-rounds", "-1", "cannot be negative", "10"),
+        ("why-rounds", "5000000", "at most 1,000,000", "10"),
+        ("why-size", "1e3", "not a whole number", "128"),
+        ("why-size", "70000", "at most 65,536", "128"),
+        ("why-rounds", "", "Type a request size", "10"),
+    ] {
+        Browser::type_into(&w, id, typed).await?;
+        let error = Browser::find(&w, "why-error").await?;
+        ensure!(error.is_displayed().await?, "{id}={typed}: no message");
+        let message = error.text().await?;
+        ensure!(message.contains(says), "{id}={typed}: {message:?}");
+        ensure!(Browser::text(&w, "why-fresh-bytes").await? == "—");
+        Browser::type_into(&w, id, fix).await?;
+        ensure!(!Browser::find(&w, "why-error").await?.is_displayed().await?);
+    }
+    ensure!(bytes(&w, "why-fresh-bytes").await? == 1_280);
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn cited_figures_come_from_the_data() -> Result<()> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
+    let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
+    let primary = data.primary().map_err(anyhow::Error::msg)?;
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let figs = b.driver.find_all(By::Css(".lab-fig[data-fig]")).await?;
+    ensure!(!figs.is_empty(), "the chapter cites no figure");
+    for fig in figs {
+        let key = fig.attr("data-fig").await?.unwrap_or_default();
+        let f = &primary.figures[&key];
+        let shown = fig.text().await?;
+        if mdbook_lab::citable(f) {
+            ensure!(
+                shown == mdbook_lab::format_value(f.unit, f.value),
+                "{key}: {shown:?}"
+            );
+        } else {
+            ensure!(shown.starts_with("not citable"), "{key}: {shown:?}");
+        }
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+/// Answers each question wrong, then right, as the lab computes it natively.
+async fn answer_all(b: &Browser, id: &str) -> Result<()> {
+    let spec = quiz(id).ok_or_else(|| anyhow!("no quiz {id}"))?;
+    let root = b
+        .driver
+        .find(By::Css(format!("[data-testid=\"quiz-{id}\"]")))
+        .await?;
+    let questions = root.find_all(By::Css("[data-testid=\"question\"]")).await?;
+    ensure!(questions.len() >= 3, "only {} questions", questions.len());
+    for q in &questions {
+        let name = q.attr("data-kind").await?.unwrap_or_default();
+        let kind = spec
+            .kind(&name)
+            .ok_or_else(|| anyhow!("unknown kind {name}"))?;
+        let value: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
+        let right = Question::new(kind, value).expected();
+        let wrong = match right.as_str() {
+            "yes" => "no".to_string(),
+            "no" => "yes".to_string(),
+            n => (n.parse::<u64>()? + 1).to_string(),
+        };
+        for (given, prefix) in [(&wrong, "✘ Not quite"), (&right, "✔ Correct")] {
+            if kind.choices().is_empty() {
+                Browser::type_into(q, "answer", given).await?;
+            } else {
+                Browser::find(q, &format!("choice-{given}"))
+                    .await?
+                    .click()
+                    .await?;
+            }
+            Browser::find(q, "check").await?.click().await?;
+            let feedback = Browser::text(q, "feedback").await?;
+            ensure!(
+                feedback.starts_with(prefix) && feedback.contains("lab"),
+                "{name} ({value}) answered {given}: {feedback:?}"
+            );
+        }
+        // A fresh draw clears the feedback.
+        Browser::find(q, "next").await?.click().await?;
+        ensure!(Browser::text(q, "feedback").await?.is_empty());
+    }
+    let n = questions.len();
+    let score = Browser::text(&root, "quiz-score").await?;
+    ensure!(
+        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
+        "score {score:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn quiz_is_graded_by_the_lab() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    answer_all(&b, "why-pool").await?;
+    b.assert_no_errors().await?;
+    b.quit().await
+}
