@@ -180,7 +180,7 @@ async fn quiz_is_graded_live_and_remembered() -> Result<()> {
         Browser::find(first, "next").await?.click().await?;
         changed |= first.attr("data-value").await? != before;
     }
-    ensure!(changed, "New size never changed the request");
+    ensure!(changed, "New values never changed the request");
     ensure!(Browser::text(first, "feedback").await?.is_empty());
     answer(first).await?;
 

@@ -106,7 +106,7 @@ fn question_html(quiz: &str, i: usize, kind: &dyn Kind) -> String {
          <p class=\"lab-prompt\" data-testid=\"prompt\"></p>\
          <div class=\"lab-answer\">{answer} \
          <button type=\"button\" data-testid=\"check\">Check</button> \
-         <button type=\"button\" data-testid=\"next\">New size</button></div>\
+         <button type=\"button\" data-testid=\"next\">New values</button></div>\
          <p class=\"lab-feedback\" data-testid=\"feedback\" aria-live=\"polite\"></p></li>",
         kind.name()
     )
@@ -187,7 +187,7 @@ impl Quiz {
             format!("✔ Correct. {}", f.explanation)
         } else {
             format!(
-                "✘ Not quite: the answer is {}. {} Try again, or draw a new size.",
+                "✘ Not quite: the answer is {}. {} Try again, or draw new values.",
                 f.expected, f.explanation
             )
         };
