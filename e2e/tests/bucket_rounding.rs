@@ -237,6 +237,25 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
             );
         }
     }
+    // Claims are checked against the same data.
+    for claim in b.driver.find_all(By::Css(".lab-claim[data-claim]")).await? {
+        let text = claim.attr("data-claim").await?.unwrap_or_default();
+        let [key, op, bound] = text.split(' ').collect::<Vec<_>>()[..] else {
+            anyhow::bail!("malformed claim {text:?}");
+        };
+        let (v, bound): (f64, f64) = (primary.figures[key].value, bound.parse()?);
+        let holds = match op {
+            "<" => v < bound,
+            "<=" => v <= bound,
+            ">" => v > bound,
+            _ => v >= bound,
+        } && primary.figures[key].verdict != bench_data::Verdict::Unfit;
+        let shown = claim.attr("data-holds").await?;
+        ensure!(
+            shown.as_deref() == Some(&holds.to_string()),
+            "{text}: page says {shown:?}"
+        );
+    }
     let prov = b.driver.find(By::Css(".lab-prov")).await?.text().await?;
     ensure!(
         prov.contains(&primary.machine.id) && prov.contains(&primary.run.date[..10]),

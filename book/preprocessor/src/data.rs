@@ -11,6 +11,8 @@ pub struct Data {
     files: Vec<RunFile>,
     primary: Option<usize>,
     warnings: RefCell<Vec<String>>,
+    /// The chapter being rendered, named in warnings.
+    chapter: RefCell<String>,
 }
 
 impl Data {
@@ -33,6 +35,7 @@ impl Data {
             files,
             primary,
             warnings: RefCell::default(),
+            chapter: RefCell::default(),
         })
     }
 
@@ -44,6 +47,7 @@ impl Data {
             files,
             primary,
             warnings: RefCell::default(),
+            chapter: RefCell::default(),
         }
     }
 
@@ -72,7 +76,18 @@ impl Data {
         }
     }
 
+    /// Names the chapter that later warnings are about.
+    pub fn set_chapter(&self, chapter: &str) {
+        *self.chapter.borrow_mut() = chapter.to_string();
+    }
+
     pub fn warn(&self, message: String) {
+        let chapter = self.chapter.borrow();
+        let message = if chapter.is_empty() {
+            message
+        } else {
+            format!("{chapter}: {message}")
+        };
         self.warnings.borrow_mut().push(message);
     }
 

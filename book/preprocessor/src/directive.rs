@@ -14,6 +14,7 @@ pub struct Directive<'a> {
 pub const NAMES: &[&str] = &[
     "fig",
     "fig-table",
+    "claim",
     "machines",
     "bucket-table",
     "lab-widget",

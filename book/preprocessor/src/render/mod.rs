@@ -6,6 +6,8 @@ use wasm_lab::input::group_digits;
 use crate::data::Data;
 use crate::directive::{self, Directive};
 
+mod claim;
+
 /// The chapter with every directive replaced, or every problem found in it.
 pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
     let mut out = String::with_capacity(content.len());
@@ -31,6 +33,7 @@ fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
     match (d.name, d.args.as_slice()) {
         ("fig", [key]) => fig(key, data),
         ("fig-table", keys) if !keys.is_empty() => fig_table(keys, data),
+        ("claim", [key, op, bound]) => claim::claim(key, op, bound, data),
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget(name, options),

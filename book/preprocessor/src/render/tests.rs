@@ -114,3 +114,25 @@ fn bucket_table_is_computed_by_the_lab() {
         "{out}"
     );
 }
+
+#[test]
+fn claims_are_checked_against_the_data() {
+    let d = data();
+    let ok = chapter("cheaper {{#claim a.ratio < 1}}", &d).unwrap();
+    assert!(
+        ok.contains("data-holds=\"true\"") && ok.contains("✓"),
+        "{ok}"
+    );
+    assert!(d.warnings().is_empty());
+    let broken = chapter("{{#claim a.ratio > 1}}", &d).unwrap();
+    assert!(broken.contains("not supported by this machine"), "{broken}");
+    assert_eq!(d.warnings().len(), 1);
+    assert!(
+        d.warnings()[0].contains("a.ratio > 1"),
+        "{:?}",
+        d.warnings()
+    );
+    assert!(chapter("{{#claim a.ratio ~ 1}}", &d).unwrap_err()[0].contains("not a comparison"));
+    assert!(chapter("{{#claim a.ratio < x}}", &d).unwrap_err()[0].contains("not a number"));
+    assert!(chapter("{{#claim no.key < 1}}", &d).unwrap_err()[0].contains("`no.key`"));
+}
