@@ -22,9 +22,19 @@ use serde::Serialize;
 use crate::input::{group_digits, parse_size};
 
 pub mod bucket;
+pub mod capacity;
+pub mod chunking;
+pub mod cliff;
+pub mod specialized;
 
 /// Every quiz the book can mount.
-pub const QUIZZES: &[Quiz] = &[bucket::QUIZ];
+pub const QUIZZES: &[Quiz] = &[
+    bucket::QUIZ,
+    capacity::QUIZ,
+    cliff::QUIZ,
+    chunking::QUIZ,
+    specialized::QUIZ,
+];
 
 /// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, and its questions' kinds.
 pub struct Quiz {
