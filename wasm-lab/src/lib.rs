@@ -29,7 +29,13 @@ pub mod quiz;
 pub mod web;
 
 /// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.
-pub const WIDGETS: &[&str] = &["bucket-calculator"];
+pub const WIDGETS: &[&str] = &[
+    "bucket-calculator",
+    "capacity-rounds",
+    "large-allocation-cliff",
+    "chunk-blocks",
+    "const-rent",
+];
 
 // The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests
 // register the allocator themselves (see `alloc_count`).

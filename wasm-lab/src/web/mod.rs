@@ -10,9 +10,14 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 mod calculator;
+mod capacity;
+mod chunking;
+mod cliff;
 mod dom;
+mod fields;
 mod progress;
 mod quiz;
+mod specialized;
 
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
@@ -48,6 +53,10 @@ pub fn mount_all() -> Result<u32, JsError> {
 fn mount_widget(root: &Element) -> Result<(), String> {
     match root.get_attribute("data-lab-widget").as_deref() {
         Some("bucket-calculator") => calculator::mount(root),
+        Some("capacity-rounds") => capacity::mount(root),
+        Some("large-allocation-cliff") => cliff::mount(root),
+        Some("chunk-blocks") => chunking::mount(root),
+        Some("const-rent") => specialized::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }
