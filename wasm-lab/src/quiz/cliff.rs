@@ -439,6 +439,17 @@ mod tests {
         // The Rust pool's 131,072-byte bucket is on the mmap side; a Vec of 81,920 bytes is not.
         let c = cliff(81_920, Elem::Byte);
         assert!(!c.glibc_at_threshold && c.rust_pool_at_threshold);
+        // The requests the Rust pool's rounding pushes across glibc's default threshold.
+        let pushed: Vec<u64> = (60_000..140_000)
+            .filter(|&n| {
+                let c = cliff(n, Elem::Byte);
+                c.rust_pool_at_threshold && !c.glibc_at_threshold
+            })
+            .collect();
+        assert_eq!(
+            (pushed.first(), pushed.last(), pushed.len()),
+            (Some(&65_537), Some(&131_048), 131_048 - 65_537 + 1)
+        );
     }
 
     #[test]
