@@ -34,6 +34,10 @@ pub const WIDGETS: &[&str] = &[
     "stale-data",
     "return-contract",
     "why-pool",
+    "capacity-rounds",
+    "large-allocation-cliff",
+    "chunk-blocks",
+    "const-rent",
 ];
 
 // The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests

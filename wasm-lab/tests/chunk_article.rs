@@ -365,3 +365,19 @@ fn absurd_sizes_give_finite_predictions() {
     assert_eq!(arrays.len(), 63); // 2^2 … 2^63, then usize::MAX
     assert_eq!(dotnet::dotnet_array_bytes(usize::MAX, 8), !7_u64);
 }
+
+/// The LOH edge of the `blocks` report is the article's: 21,243 `int` stay in gen 0, 21,244 do not.
+#[test]
+fn blocks_report_places_the_loh_edge_where_dotnet_does() {
+    for (size, in_loh) in [(21_243, false), (21_244, true)] {
+        let report = wasm_lab::chunk::blocks::<i32>(2 * size, size).unwrap();
+        let row = report
+            .row(Strategy::DotnetArrayPath, SourceKind::Slice)
+            .expect("the array path has a row for slices");
+        assert_eq!(
+            row.dotnet_first_chunk_in_loh,
+            Some(in_loh),
+            "chunk of {size} int"
+        );
+    }
+}

@@ -364,10 +364,8 @@ pub fn blocks<T: Element>(len: usize, size: usize) -> Result<BlocksReport, Chunk
                     .then(|| dotnet_bytes(&first_blocks, elem) + iterator_bytes),
                 dotnet_later_bytes: (is_dotnet && has_later)
                     .then(|| dotnet_bytes(&later_blocks, elem)),
-                dotnet_first_chunk_in_loh: is_dotnet.then(|| {
-                    dotnet::dotnet_array_bytes(chunk_array, elem)
-                        >= dotnet::DOTNET_LOH_THRESHOLD_BYTES
-                }),
+                dotnet_first_chunk_in_loh: is_dotnet
+                    .then(|| dotnet::in_loh(chunk_array as u64, elem as u64)),
             });
         }
     }

@@ -346,6 +346,20 @@ pub const DOTNET_LOH_THRESHOLD_BYTES: u64 = 85_000;
 /// count: 211,504 B = 211,056 B of elements + 14 × 24 B headers + 112 B). Quoted, not computed.
 pub const DOTNET_ENUMERABLE_ITERATOR_BYTES: u64 = 112;
 
+/// Whether .NET allocates an array of `len` elements of `elem_size` bytes in the large-object
+/// heap: the GC compares the *unaligned* size (header + elements) with 85,000, so 84,975 bytes
+/// (+ 24 = 84,999) stay in gen 0 while 84,976 bytes go to the LOH, as the Russian article measured.
+///
+/// ```
+/// use wasm_lab::chunk::dotnet::in_loh;
+/// assert!(in_loh(21_244, 4) && !in_loh(21_243, 4));
+/// assert!(in_loh(84_976, 1) && !in_loh(84_975, 1));
+/// ```
+pub fn in_loh(len: u64, elem_size: u64) -> bool {
+    DOTNET_ARRAY_HEADER_BYTES.saturating_add(len.saturating_mul(elem_size))
+        >= DOTNET_LOH_THRESHOLD_BYTES
+}
+
 /// Size of a .NET x64 array of `len` elements of `elem_size` bytes: 24-byte header plus the
 /// elements, rounded up to 8 bytes.
 ///

@@ -22,12 +22,25 @@ use serde::Serialize;
 use crate::input::{group_digits, parse_size};
 
 pub mod bucket;
+pub mod capacity;
+pub mod chunking;
+pub mod cliff;
 pub mod contract;
+pub mod specialized;
 pub mod stale;
 pub mod why;
 
-/// Every quiz the book can mount.
-pub const QUIZZES: &[Quiz] = &[why::QUIZ, bucket::QUIZ, stale::QUIZ, contract::QUIZ];
+/// Every quiz the book can mount, in the book's order.
+pub const QUIZZES: &[Quiz] = &[
+    why::QUIZ,
+    bucket::QUIZ,
+    stale::QUIZ,
+    contract::QUIZ,
+    capacity::QUIZ,
+    cliff::QUIZ,
+    chunking::QUIZ,
+    specialized::QUIZ,
+];
 
 /// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, and its questions' kinds.
 pub struct Quiz {

@@ -10,10 +10,15 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 mod calculator;
+mod capacity;
+mod chunking;
+mod cliff;
 mod contract;
 mod dom;
+mod fields;
 mod progress;
 mod quiz;
+mod specialized;
 mod stale;
 mod why;
 
@@ -54,6 +59,10 @@ fn mount_widget(root: &Element) -> Result<(), String> {
         Some("stale-data") => stale::mount(root),
         Some("return-contract") => contract::mount(root),
         Some("why-pool") => why::mount(root),
+        Some("capacity-rounds") => capacity::mount(root),
+        Some("large-allocation-cliff") => cliff::mount(root),
+        Some("chunk-blocks") => chunking::mount(root),
+        Some("const-rent") => specialized::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }

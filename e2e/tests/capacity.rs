@@ -1,0 +1,103 @@
+//! Chapter "Capacity and ceilings" as a reader uses it: the rounds widget against the lab's pool
+//! run natively, bad input, the live quiz, and no browser errors.
+
+mod common;
+
+use anyhow::{Result, ensure};
+use common::{error_says, fresh_rng, no_error, num, take_quiz, widget};
+use e2e::Browser;
+use wasm_lab::quiz::capacity::{Setup, run_rounds};
+
+const PAGE: &str = "capacity.html";
+
+#[tokio::test]
+async fn rounds_widget_runs_the_real_pool() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b, "capacity-rounds").await?;
+    // The chapter starts on the Thai article's machine: 8 × 32, 258 buffers of 128 bytes.
+    ensure!(Browser::text(&w, "cap-capacity").await? == "257");
+    ensure!(Browser::text(&w, "cap-r2-new").await? == "1");
+    let mut rng = fresh_rng("capacity setups");
+    let mut setups = vec![Setup {
+        partitions: 2,
+        arrays_per_partition: 32,
+        held: 128,
+        size: 128,
+    }];
+    for _ in 0..3 {
+        let p = 1 + rng.below(8);
+        let m = 1 + rng.below(40);
+        setups.push(Setup {
+            partitions: p,
+            arrays_per_partition: m,
+            held: 1 + rng.below(2 * (1 + p * m)),
+            size: 1 + rng.below(5_000),
+        });
+    }
+    for s in setups {
+        for (id, v) in [
+            ("cap-p", s.partitions),
+            ("cap-m", s.arrays_per_partition),
+            ("cap-k", s.held),
+            ("cap-size", s.size),
+        ] {
+            Browser::type_into(&w, id, &v.to_string()).await?;
+        }
+        let want = run_rounds(s, 3).map_err(anyhow::Error::msg)?;
+        no_error(&w, "cap-error").await?;
+        ensure!(
+            num(&Browser::text(&w, "cap-capacity").await?)? == want.capacity,
+            "{s:?}"
+        );
+        for r in &want.rounds {
+            let n = r.round;
+            let new = num(&Browser::text(&w, &format!("cap-r{n}-new")).await?)?;
+            let bytes = num(&Browser::text(&w, &format!("cap-r{n}-bytes")).await?)?;
+            let counted = num(&Browser::text(&w, &format!("cap-r{n}-counted")).await?)?;
+            let kept = num(&Browser::text(&w, &format!("cap-r{n}-kept")).await?)?;
+            ensure!(new == r.allocated_buffers, "{s:?} round {n}: {new} new");
+            ensure!(bytes == r.allocated_bytes, "{s:?} round {n}: {bytes} bytes");
+            // In the page the counting allocator sees exactly the new buffers.
+            ensure!(
+                counted == r.allocated_bytes,
+                "{s:?} round {n}: counted {counted}"
+            );
+            ensure!(kept == r.kept_after_return, "{s:?} round {n}: kept {kept}");
+        }
+    }
+    // Create()'s ceiling, both sides.
+    Browser::type_into(&w, "cap-k", "2").await?;
+    Browser::type_into(&w, "cap-size", "1048576").await?;
+    ensure!(Browser::text(&w, "cap-create").await?.starts_with("yes"));
+    Browser::type_into(&w, "cap-size", "1048577").await?;
+    ensure!(Browser::text(&w, "cap-create").await?.starts_with("no"));
+    ensure!(Browser::text(&w, "cap-length").await? == "2,097,152");
+    for (id, typed, says) in [
+        ("cap-p", "0", "out of range"),
+        ("cap-m", "-2", "cannot be negative"),
+        ("cap-k", "many", "not a number"),
+        ("cap-k", "1000", "64 MiB"),
+    ] {
+        Browser::type_into(&w, "cap-p", "2").await?;
+        Browser::type_into(&w, "cap-m", "8").await?;
+        Browser::type_into(&w, "cap-k", "2").await?;
+        Browser::type_into(&w, id, typed).await?;
+        error_says(&w, "cap-error", says).await?;
+        ensure!(Browser::text(&w, "cap-capacity").await? == "—");
+    }
+    Browser::type_into(&w, "cap-k", "20").await?;
+    no_error(&w, "cap-error").await?;
+    ensure!(Browser::text(&w, "cap-capacity").await? == "17");
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn quiz_is_graded_by_the_lab() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    take_quiz(&b, "capacity").await?;
+    b.assert_no_errors().await?;
+    b.quit().await
+}

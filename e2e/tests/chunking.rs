@@ -1,0 +1,124 @@
+//! Chapter "Chunking" as a reader uses it: the live blocks table against the chunker's formulas.
+
+mod common;
+
+use anyhow::{Result, ensure};
+use common::{choose, error_says, fresh_rng, no_error, num, take_quiz, widget};
+use e2e::Browser;
+use e2e::thirtyfour::prelude::*;
+use wasm_lab::chunk::dotnet::dotnet_array_bytes;
+use wasm_lab::chunk::{SourceKind, Strategy, predict_blocks};
+
+const PAGE: &str = "chunking.html";
+
+fn bytes(strategy: Strategy, kind: SourceKind, len: usize, size: usize, index: usize) -> u64 {
+    predict_blocks(strategy, kind, len, size, 4, index)
+        .unwrap()
+        .iter()
+        .map(|b| b.len() as u64 * 4)
+        .sum()
+}
+
+#[tokio::test]
+async fn blocks_table_is_measured_live() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b, "chunk-blocks").await?;
+    ensure!(Browser::text(&w, "chunk-first").await? == "14, 211,056");
+    ensure!(Browser::text(&w, "chunk-dotnet").await? == "211,504, 80,024");
+    let mut rng = fresh_rng("chunk sizes");
+    let mut cases = vec![(100_000, 25_000, "slice"), (1_000, 100, "vec")];
+    for _ in 0..3 {
+        let size = 1 + rng.below(40_000);
+        let len = size + 1 + rng.below(3 * size);
+        cases.push((
+            len,
+            size,
+            ["slice", "vec", "iterator"][rng.below(3) as usize],
+        ));
+    }
+    choose(&w, "chunk-strategy", "dotnet-chunk").await?;
+    for (len, size, source) in cases {
+        Browser::type_into(&w, "chunk-len", &len.to_string()).await?;
+        Browser::type_into(&w, "chunk-size", &size.to_string()).await?;
+        choose(&w, "chunk-source", source).await?;
+        no_error(&w, "chunk-error").await?;
+        let kind = match source {
+            "slice" => SourceKind::Slice,
+            "vec" => SourceKind::Vec,
+            _ => SourceKind::Yielded,
+        };
+        let (l, s) = (len as usize, size as usize);
+        for strategy in [
+            Strategy::DotnetChunk,
+            Strategy::DotnetEnumerablePath,
+            Strategy::CollectVec,
+            Strategy::ReusedBuffer,
+        ] {
+            let key = match strategy {
+                Strategy::DotnetChunk => "dotnet-chunk",
+                Strategy::DotnetEnumerablePath => "dotnet-enumerable-path",
+                Strategy::CollectVec => "collect-vec",
+                _ => "reused-buffer",
+            };
+            let row = w
+                .find(By::Css(format!("[data-testid=\"row-{key}\"]")))
+                .await?;
+            let first = num(&Browser::text(&row, "first-bytes").await?)?;
+            let later = num(&Browser::text(&row, "later-bytes").await?)?;
+            ensure!(
+                first == bytes(strategy, kind, l, s, 0),
+                "{key} {len}/{size}/{source}: first {first}"
+            );
+            ensure!(
+                later == bytes(strategy, kind, l, s, 1),
+                "{key} {len}/{size}/{source}: later {later}"
+            );
+        }
+        let later_dotnet: u64 = predict_blocks(Strategy::DotnetChunk, kind, l, s, 4, 1)
+            .unwrap()
+            .iter()
+            .map(|b| dotnet_array_bytes(b.len(), 4))
+            .sum();
+        let row = w
+            .find(By::Css("[data-testid=\"row-dotnet-chunk\"]"))
+            .await?;
+        ensure!(num(&Browser::text(&row, "dotnet-later").await?)? == later_dotnet);
+    }
+    // The pooled row runs the real SharedPool: a bucket-length buffer, then nothing.
+    Browser::type_into(&w, "chunk-len", "100000").await?;
+    Browser::type_into(&w, "chunk-size", "20000").await?;
+    choose(&w, "chunk-strategy", "pooled").await?;
+    let row = w.find(By::Css("[data-testid=\"row-pooled\"]")).await?;
+    ensure!(num(&Browser::text(&row, "first-bytes").await?)? >= 32_768 * 4);
+    ensure!(Browser::text(&row, "later-bytes").await? == "0");
+    ensure!(Browser::text(&w, "chunk-blocks").await?.contains("32,768"));
+    // Bad settings are explained.
+    choose(&w, "chunk-source", "iterator").await?;
+    choose(&w, "chunk-strategy", "slice-chunks").await?;
+    error_says(&w, "chunk-error", "needs contiguous data").await?;
+    choose(&w, "chunk-strategy", "dotnet-chunk").await?;
+    no_error(&w, "chunk-error").await?;
+    for (id, typed, says) in [
+        ("chunk-size", "0", "at least 1"),
+        ("chunk-len", "ten", "not a number"),
+        ("chunk-len", "9000000", "at most 4,000,000"),
+    ] {
+        Browser::type_into(&w, "chunk-len", "1000").await?;
+        Browser::type_into(&w, "chunk-size", "100").await?;
+        Browser::type_into(&w, id, typed).await?;
+        error_says(&w, "chunk-error", says).await?;
+        ensure!(Browser::text(&w, "chunk-first").await? == "—");
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn quiz_is_graded_by_the_lab() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    take_quiz(&b, "chunking").await?;
+    b.assert_no_errors().await?;
+    b.quit().await
+}

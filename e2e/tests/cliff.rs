@@ -1,0 +1,83 @@
+//! Chapter "The large-allocation cliff" as a reader uses it.
+
+mod common;
+
+use anyhow::{Result, ensure};
+use common::{choose, error_says, fresh_rng, no_error, num, take_quiz, widget};
+use e2e::Browser;
+use wasm_lab::quiz::cliff::{Elem, cliff};
+
+const PAGE: &str = "large-allocation-cliff.html";
+
+#[tokio::test]
+async fn cliff_widget_matches_the_lab() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b, "large-allocation-cliff").await?;
+    ensure!(Browser::text(&w, "cliff-pool-bucket").await? == "13, 131,072");
+    ensure!(
+        Browser::text(&w, "cliff-pool-loh")
+            .await?
+            .starts_with("yes — pushed")
+    );
+    let mut rng = fresh_rng("cliff sizes");
+    let mut cases = vec![
+        (84_975, Elem::Byte),
+        (84_976, Elem::Byte),
+        (65_537, Elem::Byte),
+        (21_244, Elem::Int),
+        (10_621, Elem::Reference),
+        (131_049, Elem::Byte),
+    ];
+    for _ in 0..5 {
+        let elem = Elem::ALL[rng.below(3) as usize];
+        cases.push((1 + rng.below(300_000), elem));
+    }
+    for (n, elem) in cases {
+        choose(&w, "cliff-elem", elem.key()).await?;
+        Browser::type_into(&w, "cliff-input", &n.to_string()).await?;
+        let c = cliff(n, elem);
+        no_error(&w, "cliff-error").await?;
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        ensure!(num(&Browser::text(&w, "cliff-dotnet-bytes").await?)? == c.dotnet_bytes);
+        ensure!(
+            Browser::text(&w, "cliff-dotnet-loh").await? == yes(c.dotnet_new_in_loh),
+            "{n} {elem:?}"
+        );
+        ensure!(num(&Browser::text(&w, "cliff-first-loh").await?)? == c.first_loh_length);
+        let pool = Browser::text(&w, "cliff-pool-loh").await?;
+        ensure!(pool.starts_with(yes(c.pool_in_loh)), "{n} {elem:?}: {pool}");
+        ensure!(num(&Browser::text(&w, "cliff-glibc-chunk").await?)? == c.glibc_chunk);
+        let mmap = Browser::text(&w, "cliff-glibc-mmap").await?;
+        ensure!(mmap.starts_with(yes(c.glibc_at_threshold)), "{n}: {mmap}");
+        let wasm = Browser::text(&w, "cliff-wasm").await?;
+        ensure!(wasm.contains("pages of 64 KiB"), "{n}: {wasm}");
+    }
+    for (typed, says) in [
+        ("", "Type a request size"),
+        ("-1", "negative"),
+        ("1e9", "whole"),
+    ] {
+        Browser::type_into(&w, "cliff-input", typed).await?;
+        error_says(&w, "cliff-error", says).await?;
+        ensure!(Browser::text(&w, "cliff-glibc-chunk").await? == "—");
+    }
+    Browser::type_into(&w, "cliff-input", "2,000,000,000").await?;
+    no_error(&w, "cliff-error").await?;
+    ensure!(
+        Browser::text(&w, "cliff-wasm")
+            .await?
+            .starts_with("not tried")
+    );
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn quiz_is_graded_by_the_lab() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    take_quiz(&b, "large-allocation-cliff").await?;
+    b.assert_no_errors().await?;
+    b.quit().await
+}

@@ -1,0 +1,291 @@
+//! The chapter 5–8 widgets and quizzes mounted into a real page, in headless Chromium: values
+//! against the lab, bad input explained, every quiz kind graded.
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement};
+
+use wasm_lab::input::group_digits;
+use wasm_lab::quiz::{self, Question};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn page() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn mount(html: &str) -> Element {
+    let host = page().create_element("div").unwrap();
+    host.set_inner_html(html);
+    page().body().unwrap().append_child(&host).unwrap();
+    wasm_lab::web::mount_all().unwrap();
+    host
+}
+
+fn by_id(root: &Element, id: &str) -> Element {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {id}"))
+}
+
+fn text(root: &Element, id: &str) -> String {
+    by_id(root, id).text_content().unwrap_or_default()
+}
+
+fn type_into(root: &Element, id: &str, value: &str) {
+    let input: HtmlInputElement = by_id(root, id).dyn_into().unwrap();
+    input.set_value(value);
+    input
+        .dispatch_event(
+            &Event::new_with_event_init_dict("input", &{
+                let init = web_sys::EventInit::new();
+                init.set_bubbles(true);
+                init
+            })
+            .unwrap(),
+        )
+        .unwrap();
+}
+
+fn choose(root: &Element, id: &str, value: &str) {
+    let select: HtmlSelectElement = by_id(root, id).dyn_into().unwrap();
+    select.set_value(value);
+    assert_eq!(select.value(), value, "{id} has no option {value}");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    select
+        .dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
+}
+
+fn error_says(root: &Element, id: &str, says: &str) {
+    let e = by_id(root, id);
+    assert!(!e.has_attribute("hidden"), "{id}: error hidden");
+    let t = e.text_content().unwrap_or_default();
+    assert!(t.contains(says), "{id}: {t:?} does not say {says:?}");
+}
+
+fn no_error(root: &Element, id: &str) {
+    assert!(
+        by_id(root, id).has_attribute("hidden"),
+        "{}",
+        text(root, id)
+    );
+}
+
+#[wasm_bindgen_test]
+fn capacity_widget_runs_the_pool() {
+    let w = mount(r#"<div data-lab-widget="capacity-rounds" data-initial="8/32/258/128"></div>"#);
+    no_error(&w, "cap-error");
+    assert_eq!(text(&w, "cap-capacity"), "257");
+    assert_eq!(text(&w, "cap-length"), "128");
+    assert_eq!(text(&w, "cap-r1-new"), "258");
+    assert_eq!(text(&w, "cap-r2-new"), "1");
+    assert_eq!(text(&w, "cap-r2-bytes"), "128");
+    // The counting allocator is installed in the wasm build: one 128-byte buffer per round.
+    assert_eq!(text(&w, "cap-r2-counted"), "128");
+    assert_eq!(text(&w, "cap-r3-kept"), "257");
+    assert_eq!(text(&w, "cap-trim2"), "0");
+    assert!(text(&w, "cap-create").starts_with("yes"));
+    // The override of the Thai article: P = 2, M = 32 → 65.
+    type_into(&w, "cap-p", "2");
+    assert_eq!(text(&w, "cap-capacity"), "65");
+    assert_eq!(text(&w, "cap-r2-new"), "193");
+    assert_eq!(text(&w, "cap-r2-bytes"), group_digits(193 * 128));
+    type_into(&w, "cap-size", "1,048,577");
+    type_into(&w, "cap-k", "3");
+    assert_eq!(text(&w, "cap-length"), "2,097,152");
+    assert!(text(&w, "cap-create").starts_with("no"));
+    for (id, typed, says) in [
+        ("cap-p", "0", "out of range"),
+        ("cap-p", "-1", "cannot be negative"),
+        ("cap-m", "0", "at least 1"),
+        ("cap-k", "abc", "not a number"),
+        ("cap-k", "100001", "at most 100,000"),
+        ("cap-k", "100", "64 MiB"),
+    ] {
+        type_into(&w, "cap-p", "2");
+        type_into(&w, "cap-m", "32");
+        type_into(&w, id, typed);
+        error_says(&w, "cap-error", says);
+        assert_eq!(text(&w, "cap-capacity"), "—");
+    }
+    type_into(&w, "cap-k", "2");
+    no_error(&w, "cap-error");
+}
+
+#[wasm_bindgen_test]
+fn cliff_widget_computes_each_edge() {
+    let w = mount(r#"<div data-lab-widget="large-allocation-cliff" data-initial="81920"></div>"#);
+    no_error(&w, "cliff-error");
+    assert_eq!(text(&w, "cliff-dotnet-loh"), "no");
+    assert_eq!(text(&w, "cliff-pool-bucket"), "13, 131,072");
+    assert!(text(&w, "cliff-pool-loh").starts_with("yes — pushed"));
+    assert_eq!(text(&w, "cliff-glibc-chunk"), "81,936");
+    assert!(text(&w, "cliff-glibc-mmap").starts_with("no"));
+    assert!(text(&w, "cliff-rust-pool").contains("mmap side"));
+    assert!(
+        text(&w, "cliff-wasm").contains("pages of 64 KiB"),
+        "{}",
+        text(&w, "cliff-wasm")
+    );
+    type_into(&w, "cliff-input", "84976");
+    assert_eq!(text(&w, "cliff-dotnet-loh"), "yes");
+    assert_eq!(text(&w, "cliff-first-loh"), "84,976");
+    choose(&w, "cliff-elem", "int");
+    assert_eq!(text(&w, "cliff-first-loh"), "21,244");
+    choose(&w, "cliff-elem", "reference");
+    assert_eq!(text(&w, "cliff-first-loh"), "10,622");
+    choose(&w, "cliff-elem", "byte");
+    type_into(&w, "cliff-input", "131049");
+    assert!(text(&w, "cliff-glibc-mmap").starts_with("yes"));
+    assert_eq!(text(&w, "cliff-glibc-chunk"), "131,072");
+    type_into(&w, "cliff-input", "200000");
+    assert_eq!(text(&w, "cliff-glibc-after"), "raised to 200,704");
+    for (typed, says) in [
+        ("", "Type a request size"),
+        ("-3", "negative"),
+        ("2.5", "whole"),
+    ] {
+        type_into(&w, "cliff-input", typed);
+        error_says(&w, "cliff-error", says);
+        assert_eq!(text(&w, "cliff-pool-bucket"), "—");
+    }
+    type_into(&w, "cliff-input", "2147483591");
+    no_error(&w, "cliff-error");
+    assert!(text(&w, "cliff-wasm").starts_with("not tried"));
+}
+
+#[wasm_bindgen_test]
+fn chunk_widget_measures_blocks_live() {
+    let w = mount(
+        r#"<div data-lab-widget="chunk-blocks" data-initial="100000/20000/vec/dotnet-chunk"></div>"#,
+    );
+    no_error(&w, "chunk-error");
+    assert_eq!(text(&w, "chunk-path"), "EnumerableChunkIterator");
+    assert_eq!(text(&w, "chunk-first"), "14, 211,056");
+    assert_eq!(text(&w, "chunk-later"), "1, 80,000");
+    assert_eq!(text(&w, "chunk-dotnet"), "211,504, 80,024");
+    assert_eq!(text(&w, "chunk-loh"), "no");
+    assert!(text(&w, "chunk-blocks").starts_with("14 blocks: 4, 8, 16, …, 16,384, 20,000"));
+    choose(&w, "chunk-source", "slice");
+    assert_eq!(text(&w, "chunk-path"), "ArrayChunkIterator");
+    assert_eq!(text(&w, "chunk-first"), "1, 80,000");
+    choose(&w, "chunk-strategy", "slice-chunks");
+    assert_eq!(text(&w, "chunk-first"), "0, 0");
+    choose(&w, "chunk-strategy", "pooled");
+    let row = by_id(&w, "row-pooled");
+    assert_eq!(text(&row, "later-bytes"), "0");
+    assert!(text(&w, "chunk-blocks").contains("32,768"));
+    let first: u64 = text(&row, "first-bytes").replace(',', "").parse().unwrap();
+    assert!(first >= 131_072, "{first}");
+    type_into(&w, "chunk-size", "25000");
+    choose(&w, "chunk-strategy", "dotnet-array-path");
+    assert_eq!(text(&w, "chunk-loh"), "yes");
+    choose(&w, "chunk-source", "iterator");
+    error_says(&w, "chunk-error", "needs contiguous data");
+    choose(&w, "chunk-strategy", "reused-buffer");
+    no_error(&w, "chunk-error");
+    for (id, typed, says) in [
+        ("chunk-size", "0", "at least 1"),
+        ("chunk-size", "99999999", "at most"),
+        ("chunk-len", "x", "not a number"),
+        ("chunk-len", "5000000", "at most 4,000,000"),
+    ] {
+        type_into(&w, "chunk-len", "1000");
+        type_into(&w, "chunk-size", "100");
+        type_into(&w, id, typed);
+        error_says(&w, "chunk-error", says);
+        assert_eq!(text(&w, "chunk-first"), "—");
+    }
+}
+
+#[wasm_bindgen_test]
+fn const_rent_widget_counts_copies() {
+    let w = mount(r#"<div data-lab-widget="const-rent"></div>"#);
+    no_error(&w, "spec-error");
+    type_into(&w, "spec-input", "100; 128 64 4,096; 100; 0");
+    assert_eq!(text(&w, "spec-sizes"), "4");
+    assert_eq!(text(&w, "spec-buckets"), "3");
+    assert_eq!(text(&w, "spec-runtime"), "1");
+    let rows = w.query_selector_all("[data-testid=\"spec-row\"]").unwrap();
+    assert_eq!(rows.length(), 6);
+    let first: Element = rows.item(0).unwrap().dyn_into().unwrap();
+    assert_eq!(text(&first, "spec-index"), "3");
+    assert_eq!(text(&first, "spec-go"), "no");
+    for (typed, says) in [
+        ("", "Type one or more"),
+        ("12; -4", "negative"),
+        ("1x", "not a number"),
+    ] {
+        type_into(&w, "spec-input", typed);
+        error_says(&w, "spec-error", says);
+        assert_eq!(text(&w, "spec-buckets"), "—");
+    }
+}
+
+/// Every question of every new quiz: a wrong answer, then the lab's answer.
+#[wasm_bindgen_test]
+fn chapter_quizzes_grade_every_kind() {
+    for id in [
+        "capacity",
+        "large-allocation-cliff",
+        "chunking",
+        "size-specialized-rent",
+    ] {
+        let spec = quiz::quiz(id).unwrap();
+        let q = mount(&format!(r#"<div data-lab-quiz="{id}"></div>"#));
+        let items = q.query_selector_all("li.lab-question").unwrap();
+        assert_eq!(items.length() as usize, spec.kinds.len(), "{id}");
+        for i in 0..items.length() {
+            let item: Element = items.item(i).unwrap().dyn_into().unwrap();
+            let kind = spec
+                .kind(&item.get_attribute("data-kind").unwrap())
+                .unwrap();
+            let value: u64 = item.get_attribute("data-value").unwrap().parse().unwrap();
+            let right = Question::new(kind, value).expected();
+            assert!(!text(&item, "prompt").is_empty());
+            let answer = |given: &str| {
+                if kind.choices().is_empty() {
+                    type_into(&item, "answer", given);
+                } else {
+                    let radio: HtmlInputElement =
+                        by_id(&item, &format!("choice-{given}")).dyn_into().unwrap();
+                    radio.set_checked(true);
+                }
+                by_id(&item, "check")
+                    .dyn_into::<web_sys::HtmlElement>()
+                    .unwrap()
+                    .click();
+                text(&item, "feedback")
+            };
+            let wrong = if kind.choices().is_empty() {
+                (right.parse::<u64>().unwrap() + 1).to_string()
+            } else {
+                kind.choices()
+                    .iter()
+                    .find(|c| **c != right)
+                    .unwrap()
+                    .to_string()
+            };
+            assert!(
+                answer(&wrong).starts_with("✘ Not quite"),
+                "{id}/{}",
+                kind.name()
+            );
+            let fb = answer(&right);
+            assert!(fb.starts_with("✔ Correct"), "{id}/{}: {fb}", kind.name());
+        }
+        // Unreadable answers are explained, not crashes.
+        let item: Element = items.item(0).unwrap().dyn_into().unwrap();
+        if spec.kinds[0].choices().is_empty() {
+            type_into(&item, "answer", "lots");
+            by_id(&item, "check")
+                .dyn_into::<web_sys::HtmlElement>()
+                .unwrap()
+                .click();
+            assert!(text(&item, "feedback").contains("could not be read"));
+        }
+    }
+}
