@@ -178,15 +178,16 @@ impl<B: Send + 'static> SharedEngine<B> {
     /// The hot path of a rent: takes this thread's slot for `bucket`, if it holds a buffer.
     #[inline(always)]
     pub(crate) fn take_local(&self, bucket: usize) -> Option<B> {
-        self.slots.get()?.slots[bucket].take()
+        self.slots.get_cached()?.slots[bucket].take()
     }
 
     /// The hot path of a return (no clearing, a bucket length): the buffer goes into this
-    /// thread's slot, exactly as [`Engine::put`] would put it. Gives the buffer back when this
-    /// thread has no slots yet (its first return takes the full path, which creates them).
+    /// thread's slot, exactly as [`Engine::put`] would put it. Gives the buffer back when the
+    /// per-thread cache does not know this pool's slots (e.g. the thread's first return): the
+    /// full path then finds or creates them.
     #[inline(always)]
     pub(crate) fn put_local(&self, bucket: usize, buf: B) -> Option<B> {
-        let Some(slots) = self.slots.get() else {
+        let Some(slots) = self.slots.get_cached() else {
             return Some(buf);
         };
         let prev = slots.slots[bucket].replace(Some(buf));
@@ -552,7 +553,8 @@ impl<T: Element> SharedPool<T> {
 }
 
 impl<T: Element> ReturnTo<T> for SharedPool<T> {
-    #[inline]
+    // Out of line on purpose: the guard's drop stays a call with the buffer in registers.
+    #[inline(never)]
     fn give_back(&self, buf: Box<[T]>, clear: bool) {
         // Hot path: no clearing and a bucket length, into this thread's slot.
         let buf = match bucket_of_length(buf.len()) {

@@ -113,6 +113,16 @@ impl<S: Send> ThreadStore<S> {
 
     #[inline]
     pub(crate) fn get(&self) -> Option<&S> {
+        match self.get_cached() {
+            Some(s) => Some(s),
+            None => self.get_uncached(),
+        }
+    }
+
+    /// Only the per-thread cache: `None` on a miss, even when this thread has an `S` (the hot
+    /// paths then take their slow path, which looks it up and refills the cache).
+    #[inline(always)]
+    pub(crate) fn get_cached(&self) -> Option<&S> {
         let (key, ptr) = cache::last();
         if key == self.key {
             // SAFETY: the cache holds `(self.key, p)` only if this thread stored it in
@@ -126,7 +136,7 @@ impl<S: Send> ThreadStore<S> {
             // shared references to `S` are ever made while `&self` exists.
             return Some(unsafe { &*ptr.cast::<S>() });
         }
-        self.get_uncached()
+        None
     }
 
     #[cold]
@@ -204,6 +214,9 @@ pub(crate) struct ThreadStore<S: Send>(Mutex<Vec<(loom::thread::ThreadId, Arc<S>
 impl<S: Send + Sync> ThreadStore<S> {
     pub(crate) fn new() -> Self {
         Self(Mutex::new(Vec::new()))
+    }
+    pub(crate) fn get_cached(&self) -> Option<Arc<S>> {
+        self.get()
     }
     pub(crate) fn get(&self) -> Option<Arc<S>> {
         let me = loom::thread::current().id();
