@@ -22,46 +22,70 @@ pub fn logical_cores() -> u32 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
 }
 
+/// `/proc/cpuinfo`'s first `model name`.
+pub fn parse_cpu_model(cpuinfo: &str) -> Option<String> {
+    cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// `/proc/meminfo`'s `MemTotal`, in bytes.
+pub fn parse_mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// `/etc/os-release`'s `PRETTY_NAME`.
+pub fn parse_os_release(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+        .map(|v| v.trim_matches('"').to_string())
+}
+
+/// `ldd --version`'s first line, as `glibc 2.36` when it is glibc.
+pub fn parse_ldd_version(first_line: &str) -> String {
+    match first_line.rsplit_once(' ') {
+        Some((name, version)) if name.contains("GLIBC") || name.contains("GNU libc") => {
+            format!("glibc {version}")
+        }
+        _ => first_line.to_string(),
+    }
+}
+
+/// `/proc/loadavg`'s three averages (zeros for fields that are missing or not numbers).
+pub fn parse_loadavg(text: &str) -> [f64; 3] {
+    let mut out = [0.0; 3];
+    for (slot, field) in out.iter_mut().zip(text.split_whitespace()) {
+        *slot = field.parse().unwrap_or(0.0);
+    }
+    out
+}
+
 fn cpu_model() -> String {
     read("/proc/cpuinfo")
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
+        .and_then(|t| parse_cpu_model(&t))
         .unwrap_or_else(|| UNKNOWN.into())
 }
 
 fn memory_bytes() -> u64 {
     read("/proc/meminfo")
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib * 1024)
-        })
+        .and_then(|t| parse_mem_total(&t))
         .unwrap_or(0)
 }
 
 fn os() -> String {
     read("/etc/os-release")
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("PRETTY_NAME="))
-                .map(|v| v.trim_matches('"').to_string())
-        })
+        .and_then(|t| parse_os_release(&t))
         .unwrap_or_else(|| std::env::consts::OS.into())
 }
 
 fn libc() -> String {
     command("ldd", &["--version"])
-        .and_then(|s| s.lines().next().map(str::to_string))
-        .map(|line| match line.rsplit_once(' ') {
-            Some((name, version)) if name.contains("GLIBC") || name.contains("GNU libc") => {
-                format!("glibc {version}")
-            }
-            _ => line,
-        })
+        .and_then(|s| s.lines().next().map(parse_ldd_version))
         .unwrap_or_else(|| UNKNOWN.into())
 }
 
@@ -110,13 +134,7 @@ pub fn machine(id_override: Option<&str>) -> Machine {
 
 /// `/proc/loadavg`'s three averages (zeros where unavailable).
 pub fn load_average() -> [f64; 3] {
-    let mut out = [0.0; 3];
-    if let Some(text) = read("/proc/loadavg") {
-        for (slot, field) in out.iter_mut().zip(text.split_whitespace()) {
-            *slot = field.parse().unwrap_or(0.0);
-        }
-    }
-    out
+    read("/proc/loadavg").map_or([0.0; 3], |t| parse_loadavg(&t))
 }
 
 /// The commit the bench was built from, `-dirty` when the tree has uncommitted changes.
@@ -165,6 +183,36 @@ mod tests {
             "intel-xeon-2-20ghz-8c"
         );
         assert_eq!(machine_id("", 1), "unknown-cpu-1c");
+    }
+
+    #[test]
+    fn proc_parsers() {
+        let cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\nprocessor\t: 1\nmodel name\t: AMD EPYC 7B13\n";
+        assert_eq!(parse_cpu_model(cpuinfo).as_deref(), Some("AMD EPYC 7B13"));
+        assert_eq!(parse_cpu_model("processor: 0\n"), None);
+        assert_eq!(parse_cpu_model("model name\t:   \n"), None);
+        let meminfo = "MemTotal:       24683652 kB\nMemFree:         1000 kB\n";
+        assert_eq!(parse_mem_total(meminfo), Some(24_683_652 * 1024));
+        assert_eq!(parse_mem_total("MemTotal: lots kB\n"), None);
+        assert_eq!(
+            parse_loadavg("2.32 2.74 1.78 3/412 9999\n"),
+            [2.32, 2.74, 1.78]
+        );
+        assert_eq!(parse_loadavg("0.5 x\n"), [0.5, 0.0, 0.0]);
+        assert_eq!(parse_loadavg(""), [0.0; 3]);
+        let os = "NAME=\"Debian GNU/Linux\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n";
+        assert_eq!(
+            parse_os_release(os).as_deref(),
+            Some("Debian GNU/Linux 12 (bookworm)")
+        );
+        assert_eq!(
+            parse_ldd_version("ldd (Debian GLIBC 2.36-9+deb12u13) 2.36"),
+            "glibc 2.36"
+        );
+        assert_eq!(
+            parse_ldd_version("musl libc (x86_64)"),
+            "musl libc (x86_64)"
+        );
     }
 
     #[test]

@@ -8,12 +8,22 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
+mod child;
+mod glibc;
 mod machine;
 mod measure;
+mod probes;
 mod report;
+mod stats;
 mod suites;
 
 use measure::{Mode, Session};
+
+/// Every allocation of the bench is counted, so suites can report exact bytes and allocations
+/// (`wasm_lab::alloc_count::measure`). It forwards to `System`, i.e. glibc's malloc.
+#[global_allocator]
+static ALLOC: wasm_lab::alloc_count::CountingAlloc<std::alloc::System> =
+    wasm_lab::alloc_count::CountingAlloc::new(std::alloc::System);
 
 #[derive(Parser)]
 #[command(about = "Measures the Pools & Chunks lab and writes the book's data")]
@@ -49,6 +59,9 @@ enum Command {
     },
     /// Lists the suites.
     Suites,
+    /// A measurement that must start in a fresh process (run by the bench itself).
+    #[command(name = "__child", hide = true)]
+    Child { probe: String, args: Vec<String> },
 }
 
 fn main() -> Result<()> {
@@ -60,6 +73,7 @@ fn main() -> Result<()> {
             only,
         } => run(quick, out, machine_id, only),
         Command::Report { report, json } => report::print(&report, json),
+        Command::Child { probe, args } => probes::child(&probe, &args),
         Command::Suites => {
             for s in suites::SUITES {
                 println!("{:<14} {}", s.name, s.about);
@@ -83,22 +97,24 @@ fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>)
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
     let mut session = Session::new(mode, target.join("criterion"));
+    let mut durations = Vec::new();
     for (i, suite) in chosen.iter().enumerate() {
-        eprintln!(
-            "[suite {}/{}] {} — {}",
-            i + 1,
-            chosen.len(),
-            suite.name,
-            suite.about
-        );
+        let started = std::time::Instant::now();
+        session.begin_suite(i + 1, chosen.len(), suite.name, suite.steps);
+        eprintln!("    {}", suite.about);
         (suite.run)(&mut session).with_context(|| format!("suite {}", suite.name))?;
+        durations.push((suite.name, started.elapsed().as_secs_f64()));
+    }
+    eprintln!("suite durations:");
+    for (name, secs) in &durations {
+        eprintln!("  {name:<18} {secs:>6.1} s");
     }
     let file = session.finish(machine::machine(machine_id.as_deref()));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let path = out.join(format!("{}.json", file.machine.id));
     // Refuse to write what the book could not read back.
     bench_data::RunFile::parse(&file.to_json())
-        .map_err(|e| anyhow::anyhow!("bench produced bad data: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("bench produced bad data for {}: {e}", path.display()))?;
     std::fs::write(&path, file.to_json())
         .with_context(|| format!("cannot write {}", path.display()))?;
     eprintln!(

@@ -36,6 +36,17 @@ pub struct Session {
     figures: BTreeMap<String, Figure>,
     load_before: [f64; 3],
     started: Instant,
+    progress: Progress,
+}
+
+/// Where the run is, for the progress lines on stderr.
+#[derive(Default)]
+struct Progress {
+    suite: usize,
+    suites: usize,
+    name: &'static str,
+    step: usize,
+    steps: usize,
 }
 
 #[derive(Deserialize)]
@@ -63,12 +74,23 @@ struct Interval {
 
 impl Session {
     pub fn new(mode: Mode, criterion_dir: PathBuf) -> Session {
-        let (samples, warm_up, measure) = match mode {
-            Mode::Quick => (20, Duration::from_millis(200), Duration::from_millis(800)),
-            Mode::Full => (60, Duration::from_millis(800), Duration::from_secs(3)),
+        let (samples, warm_up, measure, resamples) = match mode {
+            Mode::Quick => (
+                15,
+                Duration::from_millis(80),
+                Duration::from_millis(250),
+                2_000,
+            ),
+            Mode::Full => (
+                40,
+                Duration::from_millis(400),
+                Duration::from_millis(1_500),
+                20_000,
+            ),
         };
         let criterion = Criterion::default()
             .sample_size(samples)
+            .nresamples(resamples)
             .warm_up_time(warm_up)
             .measurement_time(measure)
             .without_plots()
@@ -81,7 +103,39 @@ impl Session {
             figures: BTreeMap::new(),
             load_before: machine::load_average(),
             started: Instant::now(),
+            progress: Progress::default(),
         }
+    }
+
+    /// Whether this is a quick run (suites may measure fewer points, never other keys' meaning).
+    pub fn quick(&self) -> bool {
+        self.mode == Mode::Quick
+    }
+
+    /// Starts suite `index` (1-based) of `of`, which will make about `steps` timed measurements.
+    pub fn begin_suite(&mut self, index: usize, of: usize, name: &'static str, steps: usize) {
+        self.progress = Progress {
+            suite: index,
+            suites: of,
+            name,
+            step: 0,
+            steps,
+        };
+        eprintln!("[suite {index}/{of}] {name}: 0/{steps}");
+    }
+
+    /// Reports one timed step of the current suite on stderr.
+    pub fn step(&mut self, what: &str) {
+        let p = &mut self.progress;
+        p.step += 1;
+        eprintln!(
+            "[suite {}/{}] {}: {}/{} {what}",
+            p.suite,
+            p.suites,
+            p.name,
+            p.step,
+            p.steps.max(p.step)
+        );
     }
 
     /// Times `routine` per call with criterion and records it as figure `key` (nanoseconds).
@@ -91,6 +145,8 @@ impl Session {
         title: &str,
         mut routine: impl FnMut() -> R,
     ) -> Result<Stats> {
+        check_key(key)?;
+        self.step(key);
         self.criterion
             .bench_function(key, |b| b.iter(|| std::hint::black_box(routine())));
         let stats = self.read_stats(key)?;
@@ -98,12 +154,74 @@ impl Session {
         Ok(stats)
     }
 
+    /// Times with a routine that runs `iters` iterations itself and returns how long they took
+    /// (criterion's `iter_custom`): for work spread over threads, or with per-batch set-up.
+    pub fn time_custom(
+        &mut self,
+        key: &str,
+        title: &str,
+        mut routine: impl FnMut(u64) -> Duration,
+    ) -> Result<Stats> {
+        check_key(key)?;
+        self.step(key);
+        self.criterion
+            .bench_function(key, |b| b.iter_custom(&mut routine));
+        let stats = self.read_stats(key)?;
+        self.record(key, title, Unit::Nanoseconds, stats);
+        Ok(stats)
+    }
+
+    /// Records per-iteration timings (ns) measured elsewhere, e.g. in fresh processes.
+    pub fn sampled(&mut self, key: &str, title: &str, samples: &[f64]) -> Result<Stats> {
+        check_key(key)?;
+        let stats = crate::stats::summarize(samples)
+            .with_context(|| format!("no usable samples for {key}"))?;
+        self.record(key, title, Unit::Nanoseconds, stats);
+        Ok(stats)
+    }
+
+    /// Records an exact figure (bytes or a count): no noise, always citable.
+    pub fn exact(&mut self, key: &str, title: &str, unit: Unit, value: f64) -> Result<()> {
+        check_key(key)?;
+        if !value.is_finite() || value < 0.0 {
+            bail!("figure {key}: exact value {value} is not a finite number ≥ 0");
+        }
+        let s = Stats {
+            median: value,
+            low: value,
+            high: value,
+            samples: 1,
+            cv: 0.0,
+        };
+        self.record(key, title, unit, s);
+        Ok(())
+    }
+
+    /// Records `numerator / denominator` when both keys were measured in this run.
+    pub fn ratio_of(&mut self, key: &str, title: &str, numerator: &str, denominator: &str) {
+        if let (Some(n), Some(d)) = (self.stats_of(numerator), self.stats_of(denominator)) {
+            self.ratio(key, title, n, d);
+        }
+    }
+
+    /// The statistics recorded for `key` in this run.
+    pub fn stats_of(&self, key: &str) -> Option<Stats> {
+        self.figures.get(key).map(|f| Stats {
+            median: f.value,
+            low: f.low,
+            high: f.high,
+            samples: f.samples,
+            cv: f.cv,
+        })
+    }
+
     /// Records `numerator / denominator`, two timings measured side by side in this session.
     pub fn ratio(&mut self, key: &str, title: &str, numerator: Stats, denominator: Stats) -> Stats {
+        let div = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
         let stats = Stats {
-            median: numerator.median / denominator.median,
-            low: numerator.low / denominator.high,
-            high: numerator.high / denominator.low,
+            median: div(numerator.median, denominator.median),
+            low: div(numerator.low, denominator.high),
+            high: div(numerator.high, denominator.low),
             samples: numerator.samples.min(denominator.samples),
             // Both sides' noise adds up in the ratio.
             cv: numerator.cv.hypot(denominator.cv),
@@ -189,6 +307,35 @@ impl Session {
                 duration_seconds: self.started.elapsed().as_secs_f64(),
             },
             figures: self.figures,
+        }
+    }
+}
+
+/// A figure key: lower-case ASCII letters, digits, `_` and `.`, as `{{#fig key}}` cites it and as
+/// criterion names its directory.
+pub fn check_key(key: &str) -> Result<()> {
+    let ok = !key.is_empty()
+        && !key.starts_with('.')
+        && !key.ends_with('.')
+        && !key.contains("..")
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.');
+    if !ok {
+        bail!("figure key {key:?}: use lower-case letters, digits, `_` and `.`");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys() {
+        assert!(check_key("rent_return.4096.pool").is_ok());
+        for bad in ["", "a..b", ".a", "a.", "Rent", "a b", "a/b"] {
+            assert!(check_key(bad).is_err(), "{bad:?}");
         }
     }
 }

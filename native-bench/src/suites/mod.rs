@@ -1,20 +1,88 @@
-//! The bench suites, one per story of the book. Each records figures under its own key prefix.
+//! The bench suites, one per story of the book. Each records figures under its own key prefix
+//! (its name); `native-bench/FIGURES.md` lists every key.
 
 use anyhow::Result;
 
 use crate::measure::Session;
 
+mod capacity;
+mod chunking;
+mod clearing;
+mod peers;
 mod rent_return;
+mod size_specialized;
+mod threads;
+mod threshold;
+mod why_pool;
 
-/// A suite: its name (also its key prefix) and the function that measures it.
+/// A suite: its name (also its key prefix), about how many timed steps it makes (for progress),
+/// and the function that measures it.
 pub struct Suite {
     pub name: &'static str,
     pub about: &'static str,
+    pub steps: usize,
     pub run: fn(&mut Session) -> Result<()>,
 }
 
-pub const SUITES: &[Suite] = &[Suite {
-    name: "rent_return",
-    about: "rent+return through the pool vs a fresh allocation (chapter 2)",
-    run: rent_return::run,
-}];
+/// The sizes (bytes) the timing suites share: 16 B, 1 KiB, 4 KiB, 16 KiB, 80 KiB, 1 MiB.
+pub const SIZES: &[usize] = &[16, 1024, 4096, 16_384, 81_920, 1_048_576];
+
+pub const SUITES: &[Suite] = &[
+    Suite {
+        name: "why_pool",
+        about: "bytes and allocations per order line, fresh Vec vs pool; first use; break-even (chapter 1)",
+        steps: 0,
+        run: why_pool::run,
+    },
+    Suite {
+        name: "rent_return",
+        about: "rent+return time by size: ownership, handle, checked, configurable, fresh Vec, lower bound (chapters 1, 2)",
+        steps: rent_return::STEPS,
+        run: rent_return::run,
+    },
+    Suite {
+        name: "clearing",
+        about: "return with clear vs without, by size (chapter 3)",
+        steps: clearing::STEPS,
+        run: clearing::run,
+    },
+    Suite {
+        name: "capacity",
+        about: "bytes per round vs buffers held at once, default and overridden partitions (chapter 5)",
+        steps: 0,
+        run: capacity::run,
+    },
+    Suite {
+        name: "threshold",
+        about: "glibc's mmap threshold: where, what it costs, dynamic vs fixed (chapter 6; fresh processes)",
+        steps: 0,
+        run: threshold::run,
+    },
+    Suite {
+        name: "chunking",
+        about: "chunk strategies and sources around the threshold, held and not held; blocks (chapter 7)",
+        steps: chunking::STEPS,
+        run: chunking::run,
+    },
+    Suite {
+        name: "size_specialized",
+        about: "const-generic vs runtime bucket selection: time and code size (chapter 8)",
+        steps: size_specialized::STEPS,
+        run: size_specialized::run,
+    },
+    Suite {
+        name: "threads",
+        about: "rent/return throughput with 1 and 2 threads (chapter 5)",
+        steps: 2,
+        run: threads::run,
+    },
+    Suite {
+        name: "peers",
+        about: "the same rent/write/return work through System malloc, mimalloc and pool crates (chapters 1, 9)",
+        steps: peers::STEPS,
+        run: peers::run,
+    },
+];
+
+pub use capacity::{HELD as CAPACITY_HELD, measure_round as capacity_round};
+pub use threshold::rows as threshold_rows;

@@ -81,7 +81,10 @@
 //!
 //! # Safety and correctness
 //!
-//! No `unsafe` code here. Every misuse is a [`PoolError`] with a message a reader understands;
+//! One `unsafe` block, in `sync.rs`: the per-thread cache in front of the thread-slot table
+//! dereferences the pointer it remembered (its SAFETY comment gives the argument; Miri runs the
+//! unit tests through it, including pools used in turn, `clear_all_threads` and exiting threads).
+//! Every misuse is a [`PoolError`] with a message a reader understands;
 //! no input makes the pool panic (allocation failures are errors too). Tests: a model-based
 //! proptest against a reference model (`tests/pool_model.rs`), loom models of the partition and
 //! thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a multi-threaded stress test, Miri
@@ -97,10 +100,12 @@
 //! # Performance
 //!
 //! The ownership API's hot path — rent from and return to the calling thread's slot — takes no
-//! lock, no atomic read-modify-write and no borrow flag: one lookup in a per-pool thread-local
-//! table (`thread_local` crate: a thread-local read and two plain loads), then a
+//! lock, no atomic read-modify-write and no borrow flag, and is inlined into the caller (the rest
+//! is out of line): one read of a const-initialized `std` thread-local that remembers the pool
+//! this thread used last and where its slots are (a compare with the pool's key), then a
 //! [`Cell::take`](std::cell::Cell::take) / [`Cell::replace`](std::cell::Cell::replace) on the
-//! bucket's slot. Partitions (one mutex each) are touched only when the slot is empty on rent or
+//! bucket's slot. A thread that alternates between pools falls back to the per-pool table
+//! (`thread_local` crate: a thread-local read and a few plain loads) on each switch. Partitions (one mutex each) are touched only when the slot is empty on rent or
 //! occupied on return. The handle API (an `Arc` and a mutex per buffer) and checked mode (atomic
 //! leases) are slower by design.
 //!

@@ -17,6 +17,16 @@ pub(crate) fn next_pool_id() -> u64 {
     sync::next_id(&POOL_IDS)
 }
 
+/// The bucket of a request of `n` elements, computed at compile time for
+/// [`SharedPool::rent_const`]; `None` for 0 and for requests above the largest bucket.
+const fn const_bucket(n: usize) -> Option<usize> {
+    if n == 0 || n > MAX_BUCKET_LEN {
+        None
+    } else {
+        Some(((n - 1) | 15).ilog2() as usize - 3)
+    }
+}
+
 // === impl ThreadSlots ===
 
 /// One thread's slots for one pool: one buffer per bucket (.NET's `t_tlsBuckets`), and the time
@@ -146,6 +156,57 @@ impl<B: Send + 'static> SharedEngine<B> {
         Some(buf)
     }
 
+    /// Where a rent from `bucket` comes from: the thread slot, then the partitions, then a new
+    /// buffer. Split from [`Engine::plan`] so a size known at compile time skips the bucket
+    /// arithmetic ([`SharedPool::rent_const`]).
+    #[inline]
+    pub(crate) fn plan_bucket(&self, bucket: usize) -> Plan<B> {
+        if let Some(slots) = self.slots.get()
+            && let Some(buf) = slots.slots[bucket].take()
+        {
+            return Plan::Hit(buf);
+        }
+        match self.pop_partition(bucket) {
+            Some(b) => Plan::Hit(b),
+            None => Plan::Alloc {
+                bucket,
+                length: bucket_length(bucket),
+            },
+        }
+    }
+
+    /// The hot path of a rent: takes this thread's slot for `bucket`, if it holds a buffer.
+    #[inline(always)]
+    pub(crate) fn take_local(&self, bucket: usize) -> Option<B> {
+        self.slots.get_cached()?.slots[bucket].take()
+    }
+
+    /// The hot path of a return (no clearing, a bucket length): the buffer goes into this
+    /// thread's slot, exactly as [`Engine::put`] would put it. Gives the buffer back when the
+    /// per-thread cache does not know this pool's slots (e.g. the thread's first return): the
+    /// full path then finds or creates them.
+    #[inline(always)]
+    pub(crate) fn put_local(&self, bucket: usize, buf: B) -> Option<B> {
+        let Some(slots) = self.slots.get_cached() else {
+            return Some(buf);
+        };
+        let prev = slots.slots[bucket].replace(Some(buf));
+        // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
+        slots.seen[bucket].replace(None);
+        if let Some(prev) = prev {
+            self.spill(bucket, prev);
+        }
+        None
+    }
+
+    /// The slot's previous buffer moves to a partition, or is dropped when all are full
+    /// (outside any lock).
+    #[cold]
+    #[inline(never)]
+    fn spill(&self, bucket: usize, prev: B) {
+        drop(self.push_partition(bucket, prev));
+    }
+
     /// Clears every thread's slots (exclusive access).
     pub(crate) fn drain_all_threads(&mut self) -> Vec<B> {
         let mut out = Vec::new();
@@ -168,19 +229,7 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
         if len > MAX_BUCKET_LEN {
             return Plan::Exact(len);
         }
-        let bucket = select_bucket_index(len);
-        if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots[bucket].take()
-        {
-            return Plan::Hit(buf);
-        }
-        match self.pop_partition(bucket) {
-            Some(b) => Plan::Hit(b),
-            None => Plan::Alloc {
-                bucket,
-                length: bucket_length(bucket),
-            },
-        }
+        self.plan_bucket(select_bucket_index(len))
     }
 
     fn note_alloc(&self, bucket: Option<usize>) {
@@ -382,8 +431,46 @@ impl<T: Element> SharedPool<T> {
     /// bucket length. Errors only when the allocator cannot provide a new buffer.
     #[inline]
     pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
+        // Hot path: a pooled length whose bucket has a buffer in this thread's slot.
+        if len.wrapping_sub(1) < MAX_BUCKET_LEN
+            && let Some(buf) = self.engine.take_local(select_bucket_index(len))
+        {
+            return Ok(owned::guard(self, buf, len, self.config().clear_on_return));
+        }
+        self.rent_slow(len)
+    }
+
+    /// Everything but the hot path: the partitions, a new buffer, `0` and oversize requests.
+    #[inline(never)]
+    fn rent_slow(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
         let buf = self.rent_boxed(len)?;
         Ok(owned::guard(self, buf, len, self.config().clear_on_return))
+    }
+
+    /// Rents a buffer of `N` elements with the bucket chosen at compile time — the same buffer
+    /// [`rent(N)`](Self::rent) gives, minus the bucket arithmetic (the course's chapter 8: Go's
+    /// size-specialized allocation). Each `N` is its own copy of the rent path.
+    ///
+    /// ```
+    /// use wasm_lab::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// let b = pool.rent_const::<41>().unwrap();
+    /// assert_eq!((b.len(), b.capacity()), (41, 64));
+    /// drop(b);
+    /// assert_eq!(pool.rent(50).unwrap().capacity(), 64); // the same bucket, the same buffer
+    /// assert_eq!(pool.stats().allocated(), 1);
+    /// ```
+    #[inline]
+    pub fn rent_const<const N: usize>(&self) -> Result<Rented<'_, T, Self>, PoolError> {
+        let buf = match const { const_bucket(N) } {
+            Some(bucket) => match self.engine.take_local(bucket) {
+                Some(buf) => buf,
+                None => owned::rent_planned(&self.engine, self.engine.plan_bucket(bucket))?,
+            },
+            // 0 and oversize requests: nothing to specialize.
+            None => self.rent_boxed(N)?,
+        };
+        Ok(owned::guard(self, buf, N, self.config().clear_on_return))
     }
 
     /// Rents a raw buffer (the whole bucket length), .NET style: nothing returns it for you.
@@ -466,8 +553,25 @@ impl<T: Element> SharedPool<T> {
 }
 
 impl<T: Element> ReturnTo<T> for SharedPool<T> {
-    #[inline]
+    // Out of line on purpose: the guard's drop stays a call with the buffer in registers.
+    #[inline(never)]
     fn give_back(&self, buf: Box<[T]>, clear: bool) {
+        // Hot path: no clearing and a bucket length, into this thread's slot.
+        let buf = match bucket_of_length(buf.len()) {
+            Some(bucket) if !clear => match self.engine.put_local(bucket, buf) {
+                None => return,
+                Some(buf) => buf,
+            },
+            _ => buf,
+        };
+        self.give_back_slow(buf, clear);
+    }
+}
+
+impl<T: Element> SharedPool<T> {
+    /// Everything but the hot path: clearing, the first return of a thread, odd lengths.
+    #[inline(never)]
+    fn give_back_slow(&self, buf: Box<[T]>, clear: bool) {
         // A guard's buffer always has a bucket length, 0, or an oversize length: never refused.
         drop(owned::return_box(&self.engine, buf, clear));
     }

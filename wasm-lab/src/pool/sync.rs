@@ -86,27 +86,123 @@ impl<B> SlotCell<B> {
 /// Per-pool, per-thread storage: each thread that uses a pool gets its own `S`.
 ///
 /// Natively: `thread_local::ThreadLocal`, a lock-free table indexed by a small per-thread id
-/// (a thread-local read and two plain loads). A thread id is recycled when its thread exits, so
-/// a new thread may inherit a dead thread's slots: the buffers stay pooled, which is harmless.
+/// (a thread-local read and a few plain loads), fronted by a one-entry per-thread cache
+/// ([`cache`]) for the common case of a thread using one pool at a time: a hit is one
+/// const-initialized `std` thread-local read and one compare. A thread id is recycled when its
+/// thread exits, so a new thread may inherit a dead thread's slots: the buffers stay pooled,
+/// which is harmless.
 #[cfg(not(loom))]
-pub(crate) struct ThreadStore<S: Send>(thread_local::ThreadLocal<S>);
+pub(crate) struct ThreadStore<S: Send> {
+    table: thread_local::ThreadLocal<S>,
+    /// This store's key in the per-thread cache: process-unique, never 0, renewed by every
+    /// `&mut` access (so no cached pointer survives one).
+    key: u64,
+}
+
+#[cfg(not(loom))]
+static STORE_KEYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 #[cfg(not(loom))]
 impl<S: Send> ThreadStore<S> {
     pub(crate) fn new() -> Self {
-        Self(thread_local::ThreadLocal::new())
+        Self {
+            table: thread_local::ThreadLocal::new(),
+            key: next_id(&STORE_KEYS),
+        }
     }
+
     #[inline]
     pub(crate) fn get(&self) -> Option<&S> {
-        self.0.get()
+        match self.get_cached() {
+            Some(s) => Some(s),
+            None => self.get_uncached(),
+        }
     }
+
+    /// Only the per-thread cache: `None` on a miss, even when this thread has an `S` (the hot
+    /// paths then take their slow path, which looks it up and refills the cache).
+    #[inline(always)]
+    pub(crate) fn get_cached(&self) -> Option<&S> {
+        let (key, ptr) = cache::last();
+        if key == self.key {
+            // SAFETY: the cache holds `(self.key, p)` only if this thread stored it in
+            // `remember` with `p` derived from the `&S` that `self.table` handed to this thread:
+            // keys are process-unique and never reused, so the entry belongs to this very store,
+            // which is alive (we hold `&self`). `ThreadLocal` never moves or frees an entry
+            // while it lives except through `&mut` access, and every `&mut` access renews
+            // `self.key` first (`for_each_mut`), so `p` still points to a live `S`. The entry is
+            // this thread's: the thread_local crate keeps the thread's id until the id's guard
+            // runs at thread exit, and `cache` stops answering before that (see `cache`). Only
+            // shared references to `S` are ever made while `&self` exists.
+            return Some(unsafe { &*ptr.cast::<S>() });
+        }
+        None
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn get_uncached(&self) -> Option<&S> {
+        let s = self.table.get()?;
+        cache::remember(self.key, std::ptr::from_ref(s).cast());
+        Some(s)
+    }
+
     #[inline]
     pub(crate) fn get_or(&self, f: impl FnOnce() -> S) -> &S {
-        self.0.get_or(f)
+        if let Some(s) = self.get() {
+            return s;
+        }
+        let s = self.table.get_or(f);
+        cache::remember(self.key, std::ptr::from_ref(s).cast());
+        s
     }
+
     /// Every thread's `S`; needs exclusive access to the pool.
     pub(crate) fn for_each_mut(&mut self, mut f: impl FnMut(&mut S)) {
-        self.0.iter_mut().for_each(&mut f);
+        // Before any `&mut S` exists: every thread's cached pointer into this store goes stale.
+        self.key = next_id(&STORE_KEYS);
+        self.table.iter_mut().for_each(&mut f);
+    }
+}
+
+/// The one-entry per-thread cache in front of [`ThreadStore`]: `(store key, pointer to this
+/// thread's entry in that store)`.
+///
+/// At thread exit the thread_local crate frees the thread's id in a TLS destructor, after which
+/// another thread may be given the same entries. This cache registers its own TLS guard only
+/// once the crate has registered its own (an entry found means this thread already has an id),
+/// and `std` runs TLS destructors last-registered first, so the guard turns the cache off
+/// (`DEAD`) before the id is freed; from then on every lookup takes the crate's own path.
+#[cfg(not(loom))]
+mod cache {
+    use std::cell::Cell;
+
+    const DEAD: u64 = u64::MAX;
+
+    struct Guard;
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            LAST.set((DEAD, std::ptr::null()));
+        }
+    }
+
+    thread_local! {
+        // No destructor: readable during every other TLS destructor.
+        static LAST: Cell<(u64, *const ())> = const { Cell::new((0, std::ptr::null())) };
+        static GUARD: Guard = const { Guard };
+    }
+
+    #[inline(always)]
+    pub(super) fn last() -> (u64, *const ()) {
+        LAST.get()
+    }
+
+    pub(super) fn remember(key: u64, ptr: *const ()) {
+        // `try_with` fails once the guard is being or has been destroyed: then stay off.
+        if GUARD.try_with(|_| ()).is_ok() && LAST.get().0 != DEAD {
+            LAST.set((key, ptr));
+        }
     }
 }
 
@@ -118,6 +214,9 @@ pub(crate) struct ThreadStore<S: Send>(Mutex<Vec<(loom::thread::ThreadId, Arc<S>
 impl<S: Send + Sync> ThreadStore<S> {
     pub(crate) fn new() -> Self {
         Self(Mutex::new(Vec::new()))
+    }
+    pub(crate) fn get_cached(&self) -> Option<Arc<S>> {
+        self.get()
     }
     pub(crate) fn get(&self) -> Option<Arc<S>> {
         let me = loom::thread::current().id();

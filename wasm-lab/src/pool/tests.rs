@@ -253,3 +253,70 @@ fn threads_have_their_own_slots() {
     // Each thread left its buffer in its own slot; this thread sees none of them.
     assert_eq!(pool.stats().buckets[0].in_thread_slot, 0);
 }
+
+#[test]
+fn rent_const_is_rent_with_the_bucket_known_at_compile_time() {
+    let pool = SharedPool::<u8>::with_config(small(1, 2)).unwrap();
+    let mut a = pool.rent_const::<100>().unwrap();
+    assert_eq!((a.len(), a.capacity()), (100, 128));
+    a[0] = 7;
+    let p = a.as_capacity().as_ptr();
+    drop(a);
+    let b = pool.rent(128).unwrap();
+    assert_eq!((b.as_capacity().as_ptr(), b[0]), (p, 7)); // the same buffer, from the slot
+    drop(b);
+    let c = pool.rent_const::<65>().unwrap();
+    assert_eq!(c.as_capacity().as_ptr(), p);
+    drop(c);
+    let e = pool.rent_const::<0>().unwrap();
+    assert_eq!((e.len(), e.capacity()), (0, 0));
+    assert_eq!(pool.stats().allocated(), 1);
+}
+
+#[test]
+fn two_pools_used_in_turn_on_one_thread_keep_their_own_slots() {
+    // The per-thread cache remembers one pool at a time: alternating must stay correct.
+    let a = SharedPool::<u8>::with_config(small(1, 1)).unwrap();
+    let b = SharedPool::<u8>::with_config(small(1, 1)).unwrap();
+    for round in 0..4u8 {
+        let mut x = a.rent(16).unwrap();
+        x[0] = round;
+        drop(x);
+        let mut y = b.rent(16).unwrap();
+        y[0] = 100 + round;
+        drop(y);
+        assert_eq!(a.rent(16).unwrap()[0], round);
+        assert_eq!(b.rent(16).unwrap()[0], 100 + round);
+    }
+    assert_eq!((a.stats().allocated(), b.stats().allocated()), (1, 1));
+}
+
+#[test]
+fn clear_all_threads_then_the_hot_path_allocates_afresh() {
+    let mut pool = SharedPool::<u8>::with_config(small(1, 1)).unwrap();
+    drop(pool.rent(16).unwrap());
+    drop(pool.rent(16).unwrap()); // from the slot, through the per-thread cache
+    pool.clear_all_threads();
+    assert_eq!(pool.stats().retained_buffers(), 0);
+    drop(pool.rent(16).unwrap()); // a new buffer: the cleared slot is empty
+    assert_eq!(pool.stats().allocated(), 2);
+    assert_eq!(pool.stats().retained_buffers(), 1);
+}
+
+#[test]
+fn a_thread_that_exits_leaves_its_buffers_to_later_threads_only() {
+    let pool = SharedPool::<u8>::with_config(small(1, 1)).unwrap();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut x = pool.rent(16).unwrap();
+            x[0] = 1;
+        });
+    });
+    // A new thread gets fresh slots or the dead thread's (a recycled id): either way one
+    // buffer serves it and nothing is shared between live threads.
+    std::thread::scope(|s| {
+        s.spawn(|| drop(pool.rent(16).unwrap()));
+        s.spawn(|| drop(pool.rent(16).unwrap()));
+    });
+    assert!(pool.stats().allocated() <= 3);
+}

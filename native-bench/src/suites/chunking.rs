@@ -1,0 +1,165 @@
+//! Chapter 7: chunking strategies and sources at chunk sizes around glibc's mmap threshold
+//! (20,000 `i32` = 80,000 B is below it; 40,000 `i32` = 160,000 B is above it), with chunks held
+//! until the end of the run or dropped one by one. Time per run over the same source, bytes and
+//! allocations per run (exact), and the `blocks` report's first-chunk figures.
+
+use anyhow::{Result, anyhow};
+use bench_data::Unit;
+use wasm_lab::alloc_count::measure;
+use wasm_lab::chunk::{
+    self, Mode, Plan, RentBuffer, RentError, Source, SourceKind, Strategy, blocks,
+};
+use wasm_lab::pool::SharedPool;
+
+use crate::measure::Session;
+
+/// Elements in the source: 10 chunks of 20,000.
+pub const SOURCE_LEN: usize = 200_000;
+pub const CHUNK_SIZES: &[usize] = &[20_000, 25_000, 40_000];
+
+/// (strategy, source, key name) pairs that the suite times.
+pub const COMBOS: &[(Strategy, SourceKind, &str)] = &[
+    (Strategy::DotnetChunk, SourceKind::Slice, "dotnet_array"),
+    (Strategy::DotnetChunk, SourceKind::Vec, "dotnet_enumerable"),
+    (Strategy::SliceChunks, SourceKind::Slice, "slice_chunks"),
+    (Strategy::CollectVec, SourceKind::Vec, "collect_vec"),
+    (
+        Strategy::CollectVec,
+        SourceKind::Yielded,
+        "collect_vec_iter",
+    ),
+    (Strategy::ReusedBuffer, SourceKind::Vec, "reused_buffer"),
+    (Strategy::Pooled, SourceKind::Vec, "pooled"),
+];
+pub const STEPS: usize = CHUNK_SIZES.len() * (2 * COMBOS.len() - 1);
+
+/// The crate's shared pool behind the chunker's [`RentBuffer`] seam.
+pub struct PoolRent<'p>(pub &'p SharedPool<i32>);
+
+impl RentBuffer<i32> for PoolRent<'_> {
+    fn rent(&mut self, min_len: usize) -> Result<Box<[i32]>, RentError> {
+        self.0.rent_boxed(min_len).map_err(|e| RentError {
+            requested: min_len,
+            reason: e.to_string(),
+        })
+    }
+    fn give_back(&mut self, buf: Box<[i32]>) {
+        // Pool-rented buffers always have a bucket length: never refused.
+        drop(self.0.return_boxed(buf, false));
+    }
+}
+
+fn snake<T: serde::Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+pub fn run(s: &mut Session) -> Result<()> {
+    let data: Vec<i32> = (0..SOURCE_LEN as i32).collect();
+    let pool = SharedPool::<i32>::new();
+    for &size in CHUNK_SIZES {
+        for mode in [Mode::Drop, Mode::Hold] {
+            let m = snake(mode);
+            for &(strategy, source, name) in COMBOS {
+                if strategy.check(source, mode).is_err() {
+                    continue;
+                }
+                let plan = Plan {
+                    strategy,
+                    size,
+                    mode,
+                    max_chunks: None,
+                };
+                let mut rent = PoolRent(&pool);
+                let mut once = || {
+                    let pool: Option<&mut dyn RentBuffer<i32>> =
+                        (strategy == Strategy::Pooled).then_some(&mut rent as _);
+                    chunk::run(plan, Source::of(source, &data), pool, &mut |c| {
+                        std::hint::black_box(c);
+                    })
+                };
+                once().map_err(|e| anyhow!("{e}"))?; // warm the pool
+                let (r, st) = measure(&mut once)?;
+                r.map_err(|e| anyhow!("{e}"))?;
+                let key = format!("chunking.{size}.{m}.{name}");
+                let desc = format!(
+                    "{SOURCE_LEN} i32 in chunks of {size} from {}, {}, chunks {}",
+                    source.name(),
+                    strategy.name(),
+                    if mode == Mode::Hold {
+                        "held"
+                    } else {
+                        "dropped"
+                    }
+                );
+                s.time(&key, &format!("time per run: {desc}"), || {
+                    once().map(|r| r.chunks)
+                })?;
+                s.exact(
+                    &format!("{key}.bytes"),
+                    &format!("bytes allocated per run: {desc}"),
+                    Unit::Bytes,
+                    st.bytes_requested as f64,
+                )?;
+                s.exact(
+                    &format!("{key}.allocations"),
+                    &format!("allocations per run: {desc}"),
+                    Unit::Count,
+                    (st.allocations + st.reallocations) as f64,
+                )?;
+            }
+        }
+    }
+    for &(_, _, name) in COMBOS {
+        for mode in ["drop", "hold"] {
+            s.ratio_of(
+                &format!("chunking.{mode}.{name}.25000_vs_20000"),
+                &format!("time per run, chunks of 25,000 ÷ 20,000 i32 ({name}, {mode})"),
+                &format!("chunking.25000.{mode}.{name}"),
+                &format!("chunking.20000.{mode}.{name}"),
+            );
+            s.ratio_of(
+                &format!("chunking.{mode}.{name}.40000_vs_20000"),
+                &format!("time per run, chunks of 40,000 ÷ 20,000 i32 ({name}, {mode})"),
+                &format!("chunking.40000.{mode}.{name}"),
+                &format!("chunking.20000.{mode}.{name}"),
+            );
+        }
+    }
+    let report = blocks::<i32>(40_000, 20_000).map_err(|e| anyhow!("{e}"))?;
+    for row in &report.rows {
+        let key = format!(
+            "chunking.blocks.{}.{}",
+            snake(row.strategy),
+            snake(row.source)
+        );
+        let what = format!(
+            "{} from {} (20,000 i32 per chunk)",
+            row.strategy.name(),
+            row.source.name()
+        );
+        s.exact(
+            &format!("{key}.first.bytes"),
+            &format!("bytes requested for the first chunk: {what}"),
+            Unit::Bytes,
+            row.first.bytes as f64,
+        )?;
+        s.exact(
+            &format!("{key}.first.blocks"),
+            &format!("blocks (allocations + reallocations) for the first chunk: {what}"),
+            Unit::Count,
+            (row.first.allocations + row.first.reallocations) as f64,
+        )?;
+        if let Some(later) = row.later {
+            s.exact(
+                &format!("{key}.later.bytes"),
+                &format!("bytes requested for a later chunk: {what}"),
+                Unit::Bytes,
+                later.bytes as f64,
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! Peers measured in the same run, doing the same work at the same sizes: get a buffer of `n`
+//! bytes, optionally fill it, give it back. The peers: glibc's malloc + free through Rust's
+//! `System`, mimalloc as an explicit allocator object (not the global allocator), and three pool
+//! crates from crates.io (`object-pool`, `opool`, `lockfree-object-pool`), each keeping `Vec<u8>`s
+//! of `n` bytes.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+
+use anyhow::{Context, Result};
+use wasm_lab::pool::SharedPool;
+
+use crate::measure::Session;
+
+pub const SIZES: &[usize] = &[16, 1024, 16_384, 81_920, 1_048_576];
+pub const PEERS: &[&str] = &[
+    "pool",
+    "system",
+    "mimalloc",
+    "object_pool",
+    "opool",
+    "lockfree_object_pool",
+];
+pub const STEPS: usize = 2 * SIZES.len() * PEERS.len();
+
+const BYTE: u8 = 0xA5;
+
+/// malloc + (fill) + free through an explicit `GlobalAlloc` object.
+fn raw_cycle<A: GlobalAlloc>(a: &A, layout: Layout, write: bool) {
+    // SAFETY: `layout` has a non-zero size (n ≥ 16); the pointer is checked for null, written
+    // only within `layout.size()` bytes, and freed once with the same allocator and layout.
+    unsafe {
+        let p = a.alloc(layout);
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        if write {
+            std::ptr::write_bytes(p, BYTE, layout.size());
+        }
+        std::hint::black_box(p);
+        a.dealloc(p, layout);
+    }
+}
+
+struct VecAlloc(usize);
+
+impl opool::PoolAllocator<Vec<u8>> for VecAlloc {
+    fn allocate(&self) -> Vec<u8> {
+        vec![0u8; self.0]
+    }
+}
+
+pub fn run(s: &mut Session) -> Result<()> {
+    let pool = SharedPool::<u8>::new();
+    for &n in SIZES {
+        let layout = Layout::from_size_align(n, 8).context("layout")?;
+        let object_pool = object_pool::Pool::new(4, || vec![0u8; n]);
+        let opool = opool::Pool::new_prefilled(4, VecAlloc(n));
+        let lockfree = lockfree_object_pool::LinearObjectPool::new(move || vec![0u8; n], |_| {});
+        for write in [false, true] {
+            let w = if write { "_write" } else { "" };
+            let what = if write {
+                format!("get {n} B, fill it, give it back")
+            } else {
+                format!("get {n} B and give it back")
+            };
+            let key = |peer: &str| format!("peers.{n}.{peer}{w}");
+            s.time(
+                &key("pool"),
+                &format!("{what}: this course's SharedPool (ownership API)"),
+                || {
+                    if let Ok(mut b) = pool.rent(n) {
+                        if write {
+                            b.fill(BYTE);
+                        }
+                        std::hint::black_box(&*b);
+                    }
+                },
+            )?;
+            s.time(
+                &key("system"),
+                &format!("{what}: System malloc + free (glibc)"),
+                || raw_cycle(&System, layout, write),
+            )?;
+            s.time(
+                &key("mimalloc"),
+                &format!("{what}: mimalloc alloc + free (explicit allocator)"),
+                || raw_cycle(&mimalloc::MiMalloc, layout, write),
+            )?;
+            s.time(
+                &key("object_pool"),
+                &format!("{what}: object-pool crate (pull + drop)"),
+                || {
+                    let mut b = object_pool.pull(|| vec![0u8; n]);
+                    if write {
+                        b.fill(BYTE);
+                    }
+                    std::hint::black_box(&*b);
+                },
+            )?;
+            s.time(
+                &key("opool"),
+                &format!("{what}: opool crate (get + drop)"),
+                || {
+                    let mut b = opool.get();
+                    if write {
+                        b.fill(BYTE);
+                    }
+                    std::hint::black_box(&*b);
+                },
+            )?;
+            s.time(
+                &key("lockfree_object_pool"),
+                &format!("{what}: lockfree-object-pool crate, LinearObjectPool (pull + drop)"),
+                || {
+                    let mut b = lockfree.pull();
+                    if write {
+                        b.fill(BYTE);
+                    }
+                    std::hint::black_box(&*b);
+                },
+            )?;
+            for peer in &PEERS[1..] {
+                s.ratio_of(
+                    &format!("peers.{n}.pool_vs_{peer}{w}"),
+                    &format!("{what}: this pool ÷ {peer}"),
+                    &key("pool"),
+                    &key(peer),
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,173 @@
+//! Chapter 8: choosing the bucket at compile time (`rent_const::<N>()`) against at run time
+//! (`rent(n)`), the Rust analogue of Go 1.27's size-specialized allocation. Time, and the code
+//! size it costs: each `rent_const::<N>` is its own copy of the rent path, one per size.
+//!
+//! Code size is read from this very binary's symbol table (`nm -S`): small `#[no_mangle]`
+//! functions that do one rent + return each, never inlined. A negative result is reported as
+//! plainly as a positive one.
+
+use anyhow::{Context, Result, bail};
+use bench_data::Unit;
+use wasm_lab::pool::SharedPool;
+
+use crate::measure::Session;
+
+pub const SIZES: &[usize] = &[16, 4096, 81_920];
+pub const STEPS: usize = 2 * SIZES.len();
+
+/// Rent + return with the size known only at run time.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn nb_probe_rent_runtime(pool: &SharedPool<u8>, n: usize) -> usize {
+    pool.rent(n).map_or(0, |b| b.capacity())
+}
+
+/// Rent + return of 16 elements, bucket chosen at compile time.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn nb_probe_rent_const_16(pool: &SharedPool<u8>) -> usize {
+    pool.rent_const::<16>().map_or(0, |b| b.capacity())
+}
+
+/// Rent + return of 4,096 elements, bucket chosen at compile time.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn nb_probe_rent_const_4096(pool: &SharedPool<u8>) -> usize {
+    pool.rent_const::<4096>().map_or(0, |b| b.capacity())
+}
+
+/// Rent + return of 81,920 elements, bucket chosen at compile time.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn nb_probe_rent_const_81920(pool: &SharedPool<u8>) -> usize {
+    pool.rent_const::<81_920>().map_or(0, |b| b.capacity())
+}
+
+/// Sizes (bytes) of the symbols named `names` in `nm -S` output (`addr size type name`).
+pub fn symbol_sizes(nm_output: &str, names: &[&str]) -> Vec<Option<u64>> {
+    names
+        .iter()
+        .map(|want| {
+            nm_output.lines().find_map(|line| {
+                let f: Vec<&str> = line.split_whitespace().collect();
+                match f.as_slice() {
+                    [_, size, kind, name] if name == want && kind.eq_ignore_ascii_case("t") => {
+                        u64::from_str_radix(size, 16).ok()
+                    }
+                    _ => None,
+                }
+            })
+        })
+        .collect()
+}
+
+/// Code bytes of the runtime probe and of each const probe, read from this binary.
+pub fn code_sizes() -> Result<(u64, Vec<u64>)> {
+    let exe = std::env::current_exe().context("cannot find the bench binary")?;
+    let out = std::process::Command::new("nm")
+        .arg("-S")
+        .arg("--defined-only")
+        .arg(&exe)
+        .output()
+        .context("cannot run `nm` (binutils) to read code sizes")?;
+    if !out.status.success() {
+        bail!("nm failed on {}", exe.display());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names = [
+        "nb_probe_rent_runtime",
+        "nb_probe_rent_const_16",
+        "nb_probe_rent_const_4096",
+        "nb_probe_rent_const_81920",
+    ];
+    let sizes = symbol_sizes(&text, &names);
+    let mut got = Vec::new();
+    for (name, size) in names.iter().zip(sizes) {
+        got.push(size.with_context(|| format!("symbol {name} not in {}", exe.display()))?);
+    }
+    Ok((got[0], got[1..].to_vec()))
+}
+
+pub fn run(s: &mut Session) -> Result<()> {
+    let pool = SharedPool::<u8>::new();
+    for &n in SIZES {
+        let runtime = s.time(
+            &format!("size_specialized.{n}.runtime"),
+            &format!("rent({n}) + return, bucket chosen at run time"),
+            || drop(pool.rent(std::hint::black_box(n))),
+        )?;
+        let title = format!("rent_const::<{n}>() + return, bucket chosen at compile time");
+        let key = format!("size_specialized.{n}.const");
+        let constant = match n {
+            16 => s.time(&key, &title, || drop(pool.rent_const::<16>()))?,
+            4096 => s.time(&key, &title, || drop(pool.rent_const::<4096>()))?,
+            _ => s.time(&key, &title, || drop(pool.rent_const::<81_920>()))?,
+        };
+        s.ratio(
+            &format!("size_specialized.{n}.const_vs_runtime"),
+            &format!("compile-time ÷ run-time bucket selection, rent+return of {n} B"),
+            constant,
+            runtime,
+        );
+    }
+    // Keep the probes in the binary (and check they agree with each other).
+    let caps = [
+        nb_probe_rent_runtime(&pool, 16),
+        nb_probe_rent_const_16(&pool),
+        nb_probe_rent_const_4096(&pool),
+        nb_probe_rent_const_81920(&pool),
+    ];
+    if caps != [16, 16, 4096, 131_072] {
+        bail!("rent_const disagrees with rent: capacities {caps:?}");
+    }
+    match code_sizes() {
+        Ok((runtime, consts)) => {
+            s.exact(
+                "size_specialized.code.runtime_fn.bytes",
+                "machine code of one rent + return with the size known at run time (any size)",
+                Unit::Bytes,
+                runtime as f64,
+            )?;
+            for (n, b) in [16, 4096, 81_920].iter().zip(&consts) {
+                s.exact(
+                    &format!("size_specialized.code.const_{n}_fn.bytes"),
+                    &format!("machine code of rent_const::<{n}>() + return (one size)"),
+                    Unit::Bytes,
+                    *b as f64,
+                )?;
+            }
+            s.exact(
+                "size_specialized.code.const_3_sizes.bytes",
+                "machine code of rent_const + return for 3 sizes (one copy per size)",
+                Unit::Bytes,
+                consts.iter().sum::<u64>() as f64,
+            )?;
+        }
+        Err(e) => eprintln!("    code size not measured: {e:#}"),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nm_lines() {
+        let out = "\
+0000000000012340 0000000000000042 T nb_probe_rent_runtime
+0000000000012400 0000000000000030 t nb_probe_rent_const_16
+                 U malloc
+0000000000012500 0000000000000010 D nb_probe_rent_const_4096
+";
+        let got = symbol_sizes(
+            out,
+            &[
+                "nb_probe_rent_runtime",
+                "nb_probe_rent_const_16",
+                "nb_probe_rent_const_4096",
+            ],
+        );
+        assert_eq!(got, [Some(0x42), Some(0x30), None]);
+    }
+}
