@@ -115,6 +115,14 @@ impl Browser {
     }
 
     async fn wait_for_lab(&self) -> Result<()> {
+        // Pages without a widget or quiz never load the lab: nothing to wait for.
+        let mounts = self
+            .driver
+            .find_all(By::Css("[data-lab-widget], [data-lab-quiz]"))
+            .await?;
+        if mounts.is_empty() {
+            return Ok(());
+        }
         let ready = self
             .driver
             .query(By::Css("html[data-lab-ready]"))
@@ -195,6 +203,75 @@ impl Drop for Browser {
         let _ = self.chromedriver.kill();
         let _ = self.chromedriver.wait();
     }
+}
+
+/// Checks every cited figure and every claim on the open page against the primary machine's
+/// data: a printed value must be the data's, formatted as the book formats it; a figure the noise
+/// gate rejects must read "not citable"; a claim's mark must match its comparison. Returns how
+/// many figures and claims were checked.
+pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usize, usize)> {
+    let primary = data.primary().map_err(anyhow::Error::msg)?;
+    let figs = b.driver.find_all(By::Css(".lab-fig[data-fig]")).await?;
+    for fig in &figs {
+        let key = fig.attr("data-fig").await?.unwrap_or_default();
+        let machine = fig.attr("data-machine").await?.unwrap_or_default();
+        let Some(file) = data.files().iter().find(|f| f.machine.id == machine) else {
+            bail!("{key}: cited from unknown machine {machine:?}");
+        };
+        let f = file
+            .figures
+            .get(&key)
+            .with_context(|| format!("{key} is not in {machine}'s data"))?;
+        let shown = fig.text().await?;
+        if mdbook_lab::citable(f) {
+            if shown != mdbook_lab::format_value(f.unit, f.value) {
+                bail!("{key}: shows {shown:?}, the data says {}", f.value);
+            }
+        } else if !shown.starts_with("not citable") {
+            bail!(
+                "{key}: the gate says {:?} but the page shows {shown:?}",
+                f.verdict
+            );
+        }
+    }
+    let claims = b.driver.find_all(By::Css(".lab-claim[data-claim]")).await?;
+    for claim in &claims {
+        let text = claim.attr("data-claim").await?.unwrap_or_default();
+        let [key, op, bound] = text.split(' ').collect::<Vec<_>>()[..] else {
+            bail!("malformed claim {text:?}");
+        };
+        let f = primary
+            .figures
+            .get(key)
+            .with_context(|| format!("claim on missing {key}"))?;
+        let bound: f64 = bound.parse()?;
+        let holds = match op {
+            "<" => f.value < bound,
+            "<=" => f.value <= bound,
+            ">" => f.value > bound,
+            ">=" => f.value >= bound,
+            _ => bail!("claim {text:?}: unknown comparison"),
+        } && f.verdict != bench_data::Verdict::Unfit;
+        let shown = claim.attr("data-holds").await?;
+        if shown.as_deref() != Some(holds.to_string().as_str()) {
+            bail!("claim {text}: the page says holds={shown:?}, the data says {holds}");
+        }
+    }
+    Ok((figs.len(), claims.len()))
+}
+
+/// The chapters of the book, as page names, in the order of `book/src/SUMMARY.md`.
+pub fn chapters() -> Result<Vec<String>> {
+    let summary = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/SUMMARY.md");
+    let text =
+        std::fs::read_to_string(&summary).with_context(|| format!("{}", summary.display()))?;
+    Ok(text
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .filter_map(|md| md.strip_suffix(".md"))
+        .map(|page| format!("{page}.html"))
+        .collect())
 }
 
 /// Numbers as the book shows them ("1,048,576") back to integers.

@@ -217,45 +217,8 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
     let primary = data.primary().map_err(anyhow::Error::msg)?;
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let figs = b.driver.find_all(By::Css(".lab-fig[data-fig]")).await?;
-    ensure!(!figs.is_empty(), "the chapter cites no figure");
-    for fig in figs {
-        let key = fig.attr("data-fig").await?.unwrap_or_default();
-        ensure!(fig.attr("data-machine").await?.as_deref() == Some(primary.machine.id.as_str()));
-        let f = &primary.figures[&key];
-        let shown = fig.text().await?;
-        if mdbook_lab::citable(f) {
-            ensure!(
-                shown == mdbook_lab::format_value(f.unit, f.value),
-                "{key}: shows {shown:?}"
-            );
-        } else {
-            ensure!(
-                shown.starts_with("not citable"),
-                "{key}: gate says {:?} but shows {shown:?}",
-                f.verdict
-            );
-        }
-    }
-    // Claims are checked against the same data.
-    for claim in b.driver.find_all(By::Css(".lab-claim[data-claim]")).await? {
-        let text = claim.attr("data-claim").await?.unwrap_or_default();
-        let [key, op, bound] = text.split(' ').collect::<Vec<_>>()[..] else {
-            anyhow::bail!("malformed claim {text:?}");
-        };
-        let (v, bound): (f64, f64) = (primary.figures[key].value, bound.parse()?);
-        let holds = match op {
-            "<" => v < bound,
-            "<=" => v <= bound,
-            ">" => v > bound,
-            _ => v >= bound,
-        } && primary.figures[key].verdict != bench_data::Verdict::Unfit;
-        let shown = claim.attr("data-holds").await?;
-        ensure!(
-            shown.as_deref() == Some(&holds.to_string()),
-            "{text}: page says {shown:?}"
-        );
-    }
+    let (figs, _claims) = e2e::check_figures(&b, &data).await?;
+    ensure!(figs >= 3, "the chapter cites {figs} figures");
     let prov = b.driver.find(By::Css(".lab-prov")).await?.text().await?;
     ensure!(
         prov.contains(&primary.machine.id) && prov.contains(&primary.run.date[..10]),

@@ -1,0 +1,60 @@
+//! Every chapter of the book, opened as a reader opens it: the lab mounts every widget and quiz,
+//! every cited figure and claim agrees with `book/data`, and the browser reports no error.
+
+use anyhow::{Result, ensure};
+use e2e::Browser;
+use e2e::thirtyfour::prelude::*;
+
+#[tokio::test]
+async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
+    let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
+    let chapters = e2e::chapters()?;
+    ensure!(chapters.len() >= 10, "SUMMARY.md lists only {chapters:?}");
+    let b = Browser::start().await?;
+    let (mut figures, mut claims) = (0, 0);
+    for page in &chapters {
+        b.open(page).await?;
+        let mounts = b
+            .driver
+            .find_all(By::Css("[data-lab-widget], [data-lab-quiz]"))
+            .await?;
+        for m in &mounts {
+            let name = m.attr("data-testid").await?.unwrap_or_default();
+            ensure!(
+                m.attr("data-lab-live").await?.is_some(),
+                "{page}: {name} did not mount"
+            );
+        }
+        let failures = b
+            .driver
+            .find_all(By::Css("[data-testid=\"lab-failure\"]"))
+            .await?;
+        ensure!(
+            failures.is_empty(),
+            "{page}: {} widget(s) failed to start",
+            failures.len()
+        );
+        let is_story = !matches!(page.as_str(), "introduction.html" | "method.html");
+        if is_story {
+            let widgets = b.driver.find_all(By::Css("[data-lab-widget]")).await?;
+            ensure!(!widgets.is_empty(), "{page} has no live widget");
+            let quiz = b.driver.find(By::Css("[data-lab-quiz]")).await?;
+            let questions = quiz.find_all(By::Css("[data-testid=\"question\"]")).await?;
+            ensure!(
+                questions.len() >= 3,
+                "{page}: quiz has {} questions",
+                questions.len()
+            );
+        }
+        let (f, c) = e2e::check_figures(&b, &data).await?;
+        figures += f;
+        claims += c;
+        b.assert_no_errors().await?;
+    }
+    eprintln!(
+        "{} chapters, {figures} figures and {claims} claims checked",
+        chapters.len()
+    );
+    b.quit().await
+}
