@@ -16,6 +16,7 @@ mod probes;
 mod report;
 mod stats;
 mod suites;
+mod wasm_code;
 
 use measure::{Mode, Session};
 
@@ -94,9 +95,7 @@ fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>)
         .filter(|s| only.is_empty() || only.iter().any(|o| o == s.name))
         .collect();
     let mode = if quick { Mode::Quick } else { Mode::Full };
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
-    let mut session = Session::new(mode, target.join("criterion"));
+    let mut session = Session::new(mode, wasm_code::target_dir().join("criterion"));
     let mut durations = Vec::new();
     for (i, suite) in chosen.iter().enumerate() {
         let started = std::time::Instant::now();
