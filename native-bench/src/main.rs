@@ -12,10 +12,12 @@ mod child;
 mod glibc;
 mod machine;
 mod measure;
+mod only;
 mod probes;
 mod report;
 mod stats;
 mod suites;
+mod wasm_code;
 
 use measure::{Mode, Session};
 
@@ -45,7 +47,8 @@ enum Command {
         /// Name the file for this machine yourself (default: CPU model and core count).
         #[arg(long)]
         machine_id: Option<String>,
-        /// Run only these suites (default: all).
+        /// Run only these suites (default: all). A partial run never merges into an existing
+        /// file and refuses to replace one that holds other suites' figures: use --out.
         #[arg(long)]
         only: Vec<String>,
     },
@@ -93,10 +96,14 @@ fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>)
         .iter()
         .filter(|s| only.is_empty() || only.iter().any(|o| o == s.name))
         .collect();
+    let machine = machine::machine(machine_id.as_deref());
+    let path = out.join(format!("{}.json", machine.id));
+    if !only.is_empty() {
+        let names: Vec<&str> = chosen.iter().map(|s| s.name).collect();
+        only::check(&path, &names)?;
+    }
     let mode = if quick { Mode::Quick } else { Mode::Full };
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
-    let mut session = Session::new(mode, target.join("criterion"));
+    let mut session = Session::new(mode, wasm_code::target_dir().join("criterion"));
     let mut durations = Vec::new();
     for (i, suite) in chosen.iter().enumerate() {
         let started = std::time::Instant::now();
@@ -109,9 +116,13 @@ fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>)
     for (name, secs) in &durations {
         eprintln!("  {name:<18} {secs:>6.1} s");
     }
-    let file = session.finish(machine::machine(machine_id.as_deref()));
+    if !only.is_empty() {
+        // Again: the file may have appeared while the suites ran.
+        let names: Vec<&str> = chosen.iter().map(|s| s.name).collect();
+        only::check(&path, &names)?;
+    }
+    let file = session.finish(machine);
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let path = out.join(format!("{}.json", file.machine.id));
     // Refuse to write what the book could not read back.
     bench_data::RunFile::parse(&file.to_json())
         .map_err(|e| anyhow::anyhow!("bench produced bad data for {}: {e}", path.display()))?;

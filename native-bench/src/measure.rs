@@ -32,6 +32,8 @@ pub struct Stats {
 pub struct Session {
     criterion: Criterion,
     criterion_dir: PathBuf,
+    /// Where criterion's own multi-line report goes (`<criterion dir>/console.log`).
+    console_log: Option<std::fs::File>,
     mode: Mode,
     figures: BTreeMap<String, Figure>,
     load_before: [f64; 3],
@@ -96,9 +98,20 @@ impl Session {
             .without_plots()
             .with_output_color(false)
             .output_directory(&criterion_dir);
+        // Criterion (as a library) has no public switch for its console report, so it is written
+        // to a log file; the bench prints one line per measurement instead.
+        let log_path = criterion_dir.join("console.log");
+        let console_log = std::fs::create_dir_all(&criterion_dir)
+            .and_then(|()| std::fs::File::create(&log_path))
+            .map_err(|e| eprintln!("criterion's report stays on the console: {e}"))
+            .ok();
+        if console_log.is_some() {
+            eprintln!("criterion's own report: {}", log_path.display());
+        }
         Session {
             criterion,
             criterion_dir,
+            console_log,
             mode,
             figures: BTreeMap::new(),
             load_before: machine::load_average(),
@@ -138,6 +151,31 @@ impl Session {
         );
     }
 
+    /// Starts a progress line for one criterion measurement; [`Session::end_step`] completes it.
+    fn begin_step(&mut self, what: &str) {
+        let p = &mut self.progress;
+        p.step += 1;
+        eprint!(
+            "[suite {}/{}] {}: {}/{} {what} … ",
+            p.suite,
+            p.suites,
+            p.name,
+            p.step,
+            p.steps.max(p.step)
+        );
+    }
+
+    /// Runs one criterion benchmark with criterion's console report sent to the log file.
+    fn bench(&mut self, key: &str, f: impl FnMut(&mut criterion::Bencher<'_>)) -> Result<Stats> {
+        {
+            let _quiet = self.console_log.as_ref().and_then(Redirect::to);
+            self.criterion.bench_function(key, f);
+        }
+        let stats = self.read_stats(key)?;
+        eprintln!("{}", describe(&stats));
+        Ok(stats)
+    }
+
     /// Times `routine` per call with criterion and records it as figure `key` (nanoseconds).
     pub fn time<R>(
         &mut self,
@@ -146,10 +184,8 @@ impl Session {
         mut routine: impl FnMut() -> R,
     ) -> Result<Stats> {
         check_key(key)?;
-        self.step(key);
-        self.criterion
-            .bench_function(key, |b| b.iter(|| std::hint::black_box(routine())));
-        let stats = self.read_stats(key)?;
+        self.begin_step(key);
+        let stats = self.bench(key, |b| b.iter(|| std::hint::black_box(routine())))?;
         self.record(key, title, Unit::Nanoseconds, stats);
         Ok(stats)
     }
@@ -163,10 +199,8 @@ impl Session {
         mut routine: impl FnMut(u64) -> Duration,
     ) -> Result<Stats> {
         check_key(key)?;
-        self.step(key);
-        self.criterion
-            .bench_function(key, |b| b.iter_custom(&mut routine));
-        let stats = self.read_stats(key)?;
+        self.begin_step(key);
+        let stats = self.bench(key, |b| b.iter_custom(&mut routine))?;
         self.record(key, title, Unit::Nanoseconds, stats);
         Ok(stats)
     }
@@ -311,6 +345,77 @@ impl Session {
     }
 }
 
+/// The end of a progress line: the median and its noise.
+pub fn describe(s: &Stats) -> String {
+    let (value, unit) = if s.median >= 1e6 {
+        (s.median / 1e6, "ms")
+    } else if s.median >= 1e3 {
+        (s.median / 1e3, "µs")
+    } else {
+        (s.median, "ns")
+    };
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("median {value:.digits$} {unit} (cv {:.1} %)", s.cv * 100.0)
+}
+
+/// Standard output and error sent to a file while alive, restored when dropped (on a panic too).
+struct Redirect {
+    /// (the redirected descriptor, a copy of what it was).
+    saved: Vec<(i32, i32)>,
+}
+
+impl Redirect {
+    /// Redirects descriptors 1 and 2 to `log`; `None` (nothing redirected) if that fails.
+    fn to(log: &std::fs::File) -> Option<Redirect> {
+        use std::io::Write;
+        use std::os::fd::AsRawFd;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        let mut r = Redirect { saved: Vec::new() };
+        for fd in [1, 2] {
+            // SAFETY: dup and dup2 only act on descriptors: `fd` is open (stdout/stderr), the log
+            // file outlives this guard (it is the session's), and the copy is closed in `drop`.
+            let copy = unsafe { libc::dup(fd) };
+            if copy < 0 {
+                return None; // `r` restores what was redirected so far
+            }
+            // SAFETY: as above.
+            if unsafe { libc::dup2(log.as_raw_fd(), fd) } < 0 {
+                // SAFETY: `copy` is ours.
+                unsafe { libc::close(copy) };
+                return None;
+            }
+            r.saved.push((fd, copy));
+        }
+        Some(r)
+    }
+}
+
+impl Drop for Redirect {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        for &(fd, copy) in &self.saved {
+            // SAFETY: `copy` is the descriptor `dup` gave us for `fd`; it is closed once, here.
+            unsafe {
+                libc::dup2(copy, fd);
+                libc::close(copy);
+            }
+        }
+        if std::thread::panicking() {
+            eprintln!(
+                "\n(the panic's message is in criterion's console.log, named when the run began)"
+            );
+        }
+    }
+}
+
 /// A figure key: lower-case ASCII letters, digits, `_` and `.`, as `{{#fig key}}` cites it and as
 /// criterion names its directory.
 pub fn check_key(key: &str) -> Result<()> {
@@ -330,6 +435,21 @@ pub fn check_key(key: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_line_ends() {
+        let s = |median| Stats {
+            median,
+            low: median,
+            high: median,
+            samples: 15,
+            cv: 0.0123,
+        };
+        assert_eq!(describe(&s(3.456)), "median 3.46 ns (cv 1.2 %)");
+        assert_eq!(describe(&s(45.67)), "median 45.7 ns (cv 1.2 %)");
+        assert_eq!(describe(&s(81_920.0)), "median 81.9 µs (cv 1.2 %)");
+        assert_eq!(describe(&s(2_500_000.0)), "median 2.50 ms (cv 1.2 %)");
+    }
 
     #[test]
     fn keys() {

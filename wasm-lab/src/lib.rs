@@ -26,6 +26,8 @@ pub mod progress;
 pub mod quiz;
 
 #[cfg(target_arch = "wasm32")]
+mod code_probe;
+#[cfg(target_arch = "wasm32")]
 pub mod web;
 
 /// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.

@@ -3,8 +3,10 @@
 //! size it costs: each `rent_const::<N>` is its own copy of the rent path, one per size.
 //!
 //! Code size is read from this very binary's symbol table (`nm -S`): small `#[no_mangle]`
-//! functions that do one rent + return each, never inlined. A negative result is reported as
-//! plainly as a positive one.
+//! functions that do one rent + return each, never inlined. The wasm side is read the same way
+//! from the wasm-release build of the lab (`wasm_lab.wasm`, made by `cargo xtask build`, `serve`
+//! or `bench`): the twin probes in `wasm-lab/src/code_probe.rs`, found by export name in the
+//! code section. A negative result is reported as plainly as a positive one.
 
 use anyhow::{Context, Result, bail};
 use bench_data::Unit;
@@ -145,7 +147,77 @@ pub fn run(s: &mut Session) -> Result<()> {
         }
         Err(e) => eprintln!("    code size not measured: {e:#}"),
     }
-    Ok(())
+    wasm_code_sizes(s)
+}
+
+/// The wasm probes' export names: run-time rent, then `rent_const` for each of [`SIZES`].
+pub const WASM_PROBES: [&str; 4] = [
+    "wl_probe_rent_runtime",
+    "wl_probe_rent_const_16",
+    "wl_probe_rent_const_4096",
+    "wl_probe_rent_const_81920",
+];
+
+/// Records the wasm probes' body bytes, or says plainly why it cannot (never a made-up number).
+fn wasm_code_sizes(s: &mut Session) -> Result<()> {
+    let path = crate::wasm_code::artifact(&crate::wasm_code::target_dir());
+    let wasm = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!(
+                "    wasm code size not measured: cannot read {} ({e}); build it with \
+                 `cargo xtask bench` (or `cargo xtask build`) and rerun",
+                path.display()
+            );
+            return Ok(());
+        }
+    };
+    let code = crate::wasm_code::body_sizes(&wasm, &WASM_PROBES)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let sizes = code.named;
+    let missing: Vec<&str> = WASM_PROBES
+        .iter()
+        .zip(&sizes)
+        .filter(|(_, size)| size.is_none())
+        .map(|(name, _)| *name)
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "    wasm code size not measured: {} has no function {} (an old build? rebuild it \
+             with `cargo xtask bench` or `cargo xtask build`)",
+            path.display(),
+            missing.join(", ")
+        );
+        return Ok(());
+    }
+    let sizes: Vec<u64> = sizes.into_iter().flatten().collect();
+    eprintln!("    wasm code size read from {}", path.display());
+    s.exact(
+        "size_specialized.wasm.runtime_fn.bytes",
+        "wasm code of one rent + return with the size known at run time (any size)",
+        Unit::Bytes,
+        sizes[0] as f64,
+    )?;
+    for (n, b) in SIZES.iter().zip(&sizes[1..]) {
+        s.exact(
+            &format!("size_specialized.wasm.const_{n}_fn.bytes"),
+            &format!("wasm code of rent_const::<{n}>() + return (one size)"),
+            Unit::Bytes,
+            *b as f64,
+        )?;
+    }
+    s.exact(
+        "size_specialized.wasm.const_3_sizes.bytes",
+        "wasm code of rent_const + return for 3 sizes (one copy per size)",
+        Unit::Bytes,
+        sizes[1..].iter().sum::<u64>() as f64,
+    )?;
+    s.exact(
+        "size_specialized.wasm.all_fns.bytes",
+        "wasm code of every function of the lab's module together (its code section's bodies)",
+        Unit::Bytes,
+        code.all_bodies as f64,
+    )
 }
 
 #[cfg(test)]
