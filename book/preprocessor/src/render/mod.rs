@@ -55,11 +55,16 @@ pub fn format_value(unit: Unit, v: f64) -> String {
     }
 }
 
+/// Three significant digits, so a ratio of 0.0042 does not print as "0.00".
 fn sig3(v: f64) -> String {
     match v {
         v if v >= 100.0 => format!("{v:.0}"),
         v if v >= 10.0 => format!("{v:.1}"),
-        v => format!("{v:.2}"),
+        v if v >= 1.0 || v <= 0.0 => format!("{v:.2}"),
+        v => {
+            let decimals = (2 - v.log10().floor() as i32).clamp(2, 9) as usize;
+            format!("{v:.decimals$}")
+        }
     }
 }
 

@@ -41,7 +41,7 @@ fn cites_figures_with_provenance() {
 fn the_gate_decides_what_is_printed() {
     let d = data();
     let out = chapter("{{#fig a.ratio}} / {{#fig a.noisy}}", &d).unwrap();
-    assert!(out.contains(">0.99×</span>"), "{out}");
+    assert!(out.contains(">0.988×</span>"), "{out}");
     assert!(out.contains("not citable on this machine"), "{out}");
     assert!(!out.contains("40.0 ns<"), "{out}");
     assert_eq!(d.warnings().len(), 1);
@@ -98,6 +98,9 @@ fn formats_like_the_course() {
     assert_eq!(format_value(Unit::Nanoseconds, 1234.0), "1.23 µs");
     assert_eq!(format_value(Unit::Ratio, 3002.97), "3,003×");
     assert_eq!(format_value(Unit::Count, 1048576.0), "1,048,576");
+    assert_eq!(format_value(Unit::Ratio, 0.98765), "0.988×");
+    assert_eq!(format_value(Unit::Ratio, 0.0042), "0.00420×");
+    assert_eq!(format_value(Unit::Ratio, 0.0), "0.00×");
 }
 
 #[test]
