@@ -383,7 +383,7 @@ impl Kind for GlibcMmap {
     fn explain(&self, n: u64) -> String {
         let c = cliff(n, Elem::Byte);
         format!(
-            "Its chunk is {} bytes, {} 131,072: the first request that reaches it is 131,049 (131,049 + 8 rounded up to 16 = 131,072). At or over the threshold, glibc maps fresh pages when its heap cannot serve the request",
+            "Its chunk is {} bytes, {} 131,072: the first request that reaches it is 131,049 (131,049 + 8 rounded up to 16 = 131,072). At or over the threshold, glibc maps fresh pages when its heap cannot serve the request; in a fresh process the heap can still serve requests a little over it, so the first mmapped buffer is somewhat larger (the chapter cites the measured edge)",
             group_digits(c.glibc_chunk),
             if c.glibc_at_threshold {
                 "at or over"
