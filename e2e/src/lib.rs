@@ -244,14 +244,24 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
             .figures
             .get(key)
             .with_context(|| format!("claim on missing {key}"))?;
-        let bound: f64 = bound.parse()?;
+        let (bound, other_unfit) = match bound.parse::<f64>() {
+            Ok(v) => (v, false),
+            Err(_) => {
+                let other = primary
+                    .figures
+                    .get(bound)
+                    .with_context(|| format!("claim on missing {bound}"))?;
+                (other.value, other.verdict == bench_data::Verdict::Unfit)
+            }
+        };
         let holds = match op {
             "<" => f.value < bound,
             "<=" => f.value <= bound,
             ">" => f.value > bound,
             ">=" => f.value >= bound,
             _ => bail!("claim {text:?}: unknown comparison"),
-        } && f.verdict != bench_data::Verdict::Unfit;
+        } && f.verdict != bench_data::Verdict::Unfit
+            && !other_unfit;
         let shown = claim.attr("data-holds").await?;
         if shown.as_deref() != Some(holds.to_string().as_str()) {
             bail!("claim {text}: the page says holds={shown:?}, the data says {holds}");

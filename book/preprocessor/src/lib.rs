@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `{{#fig KEY}}` | the figure `KEY` from the primary machine's data, with its provenance |
 //! | `{{#fig-table KEY …}}` | a table of those figures, one column per machine in `book/data/` |
-//! | `{{#claim KEY OP VALUE}}` | ✓ when the primary machine's figure supports the sentence (`<`, `<=`, `>`, `>=`), else a visible warning and a build warning |
+//! | `{{#claim KEY OP VALUE}}` | (VALUE: a number or another figure's key) ✓ when the primary machine's figure supports the sentence (`<`, `<=`, `>`, `>=`), else a visible warning and a build warning |
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
 //! | `{{#lab-widget NAME [initial=…]}}` | a mount point the wasm build brings to life |

@@ -1,4 +1,5 @@
-//! `{{#claim KEY OP VALUE}}`: a sentence's promise, checked against the primary machine's data.
+//! `{{#claim KEY OP VALUE}}` (VALUE: a number or another figure's key): a sentence's promise,
+//! checked against the primary machine's data.
 //!
 //! A chapter says "the pool is cheaper than a fresh allocation" and backs it with
 //! `{{#claim rent_return.4096.pool_vs_fresh_vec < 1}}`. When the data supports it, a small ✓ marks
@@ -14,9 +15,19 @@ use crate::data::Data;
 /// Renders the claim's marker; an unknown key or a malformed claim is an error.
 pub fn claim(key: &str, op: &str, bound: &str, data: &Data) -> Result<String, String> {
     let (file, f) = data.figure(key)?;
-    let limit: f64 = bound
-        .parse()
-        .map_err(|_| format!("`{bound}` is not a number to compare with"))?;
+    // The bound is a number, or another figure of the same machine (`a.bytes > b.bytes`).
+    let (limit, other_unfit) = match bound.parse::<f64>() {
+        Ok(limit) => (limit, false),
+        Err(_) if bound.contains('.') => {
+            let (_, other) = data.figure(bound)?;
+            (other.value, other.verdict == Verdict::Unfit)
+        }
+        Err(_) => {
+            return Err(format!(
+                "`{bound}` is not a number or a figure to compare with"
+            ));
+        }
+    };
     let holds = match op {
         "<" => f.value < limit,
         "<=" => f.value <= limit,
@@ -29,8 +40,9 @@ pub fn claim(key: &str, op: &str, bound: &str, data: &Data) -> Result<String, St
         "{key} {op} {bound} on {}: measured {shown}",
         file.machine.id
     );
-    let (class, mark, note) = match (f.verdict, holds) {
-        (Verdict::Unfit, _) => (
+    let unfit = f.verdict == Verdict::Unfit || other_unfit;
+    let (class, mark, note) = match (unfit, holds) {
+        (true, _) => (
             "lab-claim lab-claim-open",
             "?",
             "too noisy on this machine to check",
@@ -40,19 +52,19 @@ pub fn claim(key: &str, op: &str, bound: &str, data: &Data) -> Result<String, St
             "✓",
             "supported by this machine's data",
         ),
-        (_, false) => (
+        (false, false) => (
             "lab-claim lab-claim-broken",
             "⚠ not supported by this machine's data",
             "contradicted",
         ),
     };
-    if f.verdict == Verdict::Unfit || !holds {
+    if unfit || !holds {
         data.warn(format!("claim {what}: {note}"));
     }
     Ok(format!(
         "<span class=\"{class}\" data-claim=\"{}\" data-holds=\"{}\" title=\"{}\">{mark}</span>",
         escape(&format!("{key} {op} {bound}")),
-        holds && f.verdict != Verdict::Unfit,
+        holds && !unfit,
         escape(&format!("{what} ({note})"))
     ))
 }

@@ -137,5 +137,8 @@ fn claims_are_checked_against_the_data() {
     );
     assert!(chapter("{{#claim a.ratio ~ 1}}", &d).unwrap_err()[0].contains("not a comparison"));
     assert!(chapter("{{#claim a.ratio < x}}", &d).unwrap_err()[0].contains("not a number"));
+    let vs = chapter("{{#claim a.bytes > a.ns}}", &d).unwrap();
+    assert!(vs.contains("data-holds=\"true\""), "{vs}");
+    assert!(chapter("{{#claim a.bytes > a.nope}}", &d).unwrap_err()[0].contains("`a.nope`"));
     assert!(chapter("{{#claim no.key < 1}}", &d).unwrap_err()[0].contains("`no.key`"));
 }
