@@ -15,6 +15,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::json;
 use thirtyfour::prelude::*;
 
+pub mod reader;
+
 pub use thirtyfour;
 
 const ERROR_HOOK: &str = r#"

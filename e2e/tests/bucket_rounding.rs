@@ -5,7 +5,7 @@ use anyhow::{Result, ensure};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::calc::calculate;
-use wasm_lab::quiz::{Kind, Question, Rng};
+use wasm_lab::quiz::Rng;
 
 const PAGE: &str = "bucket-rounding.html";
 
@@ -103,56 +103,9 @@ async fn calculator_explains_bad_input() -> Result<()> {
     b.quit().await
 }
 
-fn kind(name: &str) -> Option<&'static dyn Kind> {
-    wasm_lab::quiz::quiz("bucket-rounding")?.kind(name)
-}
-
 /// Answers one question wrong, then right, checking the feedback each time.
 async fn answer(q: &WebElement) -> Result<()> {
-    let name = q.attr("data-kind").await?.unwrap_or_default();
-    let kind = kind(&name).ok_or_else(|| anyhow::anyhow!("unknown question kind {name:?}"))?;
-    let request: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
-    let right = Question::new(kind, request).expected();
-    let wrong = match right.as_str() {
-        "yes" => "no".to_string(),
-        "no" => "yes".to_string(),
-        n => (n.parse::<u64>()? + 1).to_string(),
-    };
-    for (given, correct) in [(&wrong, false), (&right, true)] {
-        if kind.choices().is_empty() {
-            Browser::type_into(q, "answer", given).await?;
-        } else {
-            Browser::find(q, &format!("choice-{given}"))
-                .await?
-                .click()
-                .await?;
-        }
-        Browser::find(q, "check").await?.click().await?;
-        let feedback = Browser::text(q, "feedback").await?;
-        let prefix = if correct {
-            "✔ Correct"
-        } else {
-            "✘ Not quite"
-        };
-        ensure!(
-            feedback.starts_with(prefix),
-            "{name} for {request}, answered {given}: {feedback:?}"
-        );
-        ensure!(
-            feedback.len() > 40,
-            "{name}: feedback does not explain why: {feedback:?}"
-        );
-        if !correct {
-            let shown = right
-                .parse::<u64>()
-                .map_or(right.clone(), wasm_lab::input::group_digits);
-            ensure!(
-                feedback.contains(&shown),
-                "{name}: feedback does not give the answer {shown}"
-            );
-        }
-    }
-    Ok(())
+    e2e::reader::answer("bucket-rounding", q, None).await
 }
 
 #[tokio::test]

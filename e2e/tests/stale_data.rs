@@ -5,7 +5,6 @@ use anyhow::{Result, anyhow, ensure};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::quiz::stale::{Scenario, run};
-use wasm_lab::quiz::{Question, quiz};
 
 const PAGE: &str = "stale-data.html";
 
@@ -137,61 +136,11 @@ async fn widget_explains_bad_input() -> Result<()> {
     b.quit().await
 }
 
-/// Answers each question wrong, then right, as the lab computes it natively.
-async fn answer_all(b: &Browser, id: &str) -> Result<()> {
-    let spec = quiz(id).ok_or_else(|| anyhow!("no quiz {id}"))?;
-    let root = b
-        .driver
-        .find(By::Css(format!("[data-testid=\"quiz-{id}\"]")))
-        .await?;
-    let questions = root.find_all(By::Css("[data-testid=\"question\"]")).await?;
-    ensure!(questions.len() >= 3, "only {} questions", questions.len());
-    for q in &questions {
-        let name = q.attr("data-kind").await?.unwrap_or_default();
-        let kind = spec
-            .kind(&name)
-            .ok_or_else(|| anyhow!("unknown kind {name}"))?;
-        let value: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
-        let right = Question::new(kind, value).expected();
-        let wrong = match right.as_str() {
-            "yes" => "no".to_string(),
-            "no" => "yes".to_string(),
-            n => (n.parse::<u64>()? + 1).to_string(),
-        };
-        for (given, prefix) in [(&wrong, "✘ Not quite"), (&right, "✔ Correct")] {
-            if kind.choices().is_empty() {
-                Browser::type_into(q, "answer", given).await?;
-            } else {
-                Browser::find(q, &format!("choice-{given}"))
-                    .await?
-                    .click()
-                    .await?;
-            }
-            Browser::find(q, "check").await?.click().await?;
-            let feedback = Browser::text(q, "feedback").await?;
-            ensure!(
-                feedback.starts_with(prefix) && feedback.contains("lab"),
-                "{name} ({value}) answered {given}: {feedback:?}"
-            );
-        }
-        // A fresh draw clears the feedback.
-        Browser::find(q, "next").await?.click().await?;
-        ensure!(Browser::text(q, "feedback").await?.is_empty());
-    }
-    let n = questions.len();
-    let score = Browser::text(&root, "quiz-score").await?;
-    ensure!(
-        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
-        "score {score:?}"
-    );
-    Ok(())
-}
-
 #[tokio::test]
 async fn quiz_is_graded_by_the_pool() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    answer_all(&b, "stale-data").await?;
+    e2e::reader::take_quiz_mentioning(&b, "stale-data", Some("lab")).await?;
     b.assert_no_errors().await?;
     b.quit().await
 }
