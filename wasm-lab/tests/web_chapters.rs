@@ -4,59 +4,21 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
 
 use wasm_lab::input::group_digits;
 use wasm_lab::quiz::{self, Question};
 
+mod page;
+use page::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn page() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn mount(html: &str) -> Element {
-    let host = page().create_element("div").unwrap();
-    host.set_inner_html(html);
-    page().body().unwrap().append_child(&host).unwrap();
-    wasm_lab::web::mount_all().unwrap();
-    host
-}
-
-fn by_id(root: &Element, id: &str) -> Element {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {id}"))
-}
-
-fn text(root: &Element, id: &str) -> String {
-    by_id(root, id).text_content().unwrap_or_default()
-}
-
-fn type_into(root: &Element, id: &str, value: &str) {
-    let input: HtmlInputElement = by_id(root, id).dyn_into().unwrap();
-    input.set_value(value);
-    input
-        .dispatch_event(
-            &Event::new_with_event_init_dict("input", &{
-                let init = web_sys::EventInit::new();
-                init.set_bubbles(true);
-                init
-            })
-            .unwrap(),
-        )
-        .unwrap();
-}
 
 fn choose(root: &Element, id: &str, value: &str) {
     let select: HtmlSelectElement = by_id(root, id).dyn_into().unwrap();
     select.set_value(value);
     assert_eq!(select.value(), value, "{id} has no option {value}");
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    select
-        .dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap())
-        .unwrap();
+    select.dispatch_event(&event("change")).unwrap();
 }
 
 fn error_says(root: &Element, id: &str, says: &str) {

@@ -6,46 +6,14 @@
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, HtmlInputElement};
+use web_sys::Element;
 
 use wasm_lab::quiz::{Question, quiz};
 
+mod page;
+use page::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn page() -> web_sys::Document {
-    web_sys::window().unwrap().document().unwrap()
-}
-
-fn mount(html: &str) -> Element {
-    let host = page().create_element("div").unwrap();
-    host.set_inner_html(html);
-    page().body().unwrap().append_child(&host).unwrap();
-    wasm_lab::web::mount_all().unwrap();
-    host
-}
-
-fn by_id(root: &Element, id: &str) -> Element {
-    root.query_selector(&format!("[data-testid=\"{id}\"]"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {id}"))
-}
-
-fn text(root: &Element, id: &str) -> String {
-    by_id(root, id).text_content().unwrap_or_default()
-}
-
-fn type_into(root: &Element, id: &str, value: &str) {
-    let input: HtmlInputElement = by_id(root, id).dyn_into().unwrap();
-    input.set_value(value);
-    input.dispatch_event(&Event::new("input").unwrap()).unwrap();
-}
-
-fn click(root: &Element, id: &str) {
-    by_id(root, id)
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap()
-        .click();
-}
 
 fn hidden(root: &Element, id: &str) -> bool {
     by_id(root, id).has_attribute("hidden")
