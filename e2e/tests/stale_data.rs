@@ -135,12 +135,3 @@ async fn widget_explains_bad_input() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
-
-#[tokio::test]
-async fn quiz_is_graded_by_the_pool() -> Result<()> {
-    let b = Browser::start().await?;
-    b.open(PAGE).await?;
-    e2e::reader::take_quiz_mentioning(&b, "stale-data", Some("lab")).await?;
-    b.assert_no_errors().await?;
-    b.quit().await
-}

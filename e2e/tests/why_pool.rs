@@ -122,12 +122,3 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
-
-#[tokio::test]
-async fn quiz_is_graded_by_the_lab() -> Result<()> {
-    let b = Browser::start().await?;
-    b.open(PAGE).await?;
-    e2e::reader::take_quiz_mentioning(&b, "why-pool", Some("lab")).await?;
-    b.assert_no_errors().await?;
-    b.quit().await
-}

@@ -22,7 +22,7 @@ pub async fn widget(b: &Browser, name: &str) -> Result<WebElement> {
         .await?)
 }
 
-pub use e2e::reader::{click, take_quiz};
+pub use e2e::reader::click;
 
 /// Picks an option of a `<select>` by clicking it, as a reader does.
 pub async fn choose(root: &WebElement, id: &str, value: &str) -> Result<()> {
