@@ -13,6 +13,7 @@ mod glibc;
 mod machine;
 mod measure;
 mod only;
+mod paired;
 mod probes;
 mod report;
 mod stats;

@@ -11,6 +11,7 @@ use criterion::Criterion;
 use serde::Deserialize;
 
 use crate::machine;
+use crate::paired::{self, Group};
 
 /// How long to measure: `quick` for a first look, `full` for the data the book cites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +27,10 @@ pub struct Stats {
     pub low: f64,
     pub high: f64,
     pub samples: u32,
+    /// Robust coefficient of variation (see [`crate::stats`]): what the gate judges.
     pub cv: f64,
+    /// Plain standard deviation ÷ mean, recorded beside it.
+    pub cv_plain: f64,
 }
 
 pub struct Session {
@@ -39,6 +43,9 @@ pub struct Session {
     load_before: [f64; 3],
     started: Instant,
     progress: Progress,
+    /// Per-round samples of figures measured in a paired group: (group number, ns per round).
+    paired: BTreeMap<String, (usize, Vec<f64>)>,
+    groups: usize,
 }
 
 /// Where the run is, for the progress lines on stderr.
@@ -117,6 +124,8 @@ impl Session {
             load_before: machine::load_average(),
             started: Instant::now(),
             progress: Progress::default(),
+            paired: BTreeMap::new(),
+            groups: 0,
         }
     }
 
@@ -190,19 +199,45 @@ impl Session {
         Ok(stats)
     }
 
-    /// Times with a routine that runs `iters` iterations itself and returns how long they took
-    /// (criterion's `iter_custom`): for work spread over threads, or with per-batch set-up.
-    pub fn time_custom(
-        &mut self,
-        key: &str,
-        title: &str,
-        mut routine: impl FnMut(u64) -> Duration,
-    ) -> Result<Stats> {
-        check_key(key)?;
-        self.begin_step(key);
-        let stats = self.bench(key, |b| b.iter_custom(&mut routine))?;
-        self.record(key, title, Unit::Nanoseconds, stats);
-        Ok(stats)
+    /// Measures the operations of `group` in alternating batches ([`crate::paired`]) and records
+    /// each as a figure; [`Session::ratio_of`] then pairs their rounds.
+    pub fn compare(&mut self, mut group: Group<'_>) -> Result<()> {
+        for m in &group.members {
+            check_key(&m.key)?;
+        }
+        let plan = match self.mode {
+            Mode::Quick => paired::Plan {
+                rounds: 40,
+                batch: Duration::from_micros(500),
+                warm_up: Duration::from_millis(60),
+            },
+            Mode::Full => paired::Plan {
+                rounds: 200,
+                batch: Duration::from_millis(1),
+                warm_up: Duration::from_millis(250),
+            },
+        };
+        self.begin_step(&format!(
+            "{} ({} side by side)",
+            group.name,
+            group.members.len()
+        ));
+        let samples = paired::measure(&mut group, plan);
+        self.groups += 1;
+        let mut line = Vec::new();
+        for (m, xs) in group.members.iter().zip(samples) {
+            let stats = crate::stats::summarize(&xs)
+                .with_context(|| format!("no usable samples for {}", m.key))?;
+            self.record(&m.key, &m.title, Unit::Nanoseconds, stats);
+            let short = m
+                .key
+                .strip_prefix(&group.name)
+                .map_or(&*m.key, |k| k.trim_start_matches('.'));
+            line.push(format!("{short} {}", describe(&stats)));
+            self.paired.insert(m.key.clone(), (self.groups, xs));
+        }
+        eprintln!("{}", line.join("; "));
+        Ok(())
     }
 
     /// Records per-iteration timings (ns) measured elsewhere, e.g. in fresh processes.
@@ -226,13 +261,32 @@ impl Session {
             high: value,
             samples: 1,
             cv: 0.0,
+            cv_plain: 0.0,
         };
         self.record(key, title, unit, s);
         Ok(())
     }
 
-    /// Records `numerator / denominator` when both keys were measured in this run.
+    /// Records `numerator / denominator` when both keys were measured in this run: the median
+    /// of the per-round ratios when both were measured in one paired group, else the ratio of
+    /// the two medians.
     pub fn ratio_of(&mut self, key: &str, title: &str, numerator: &str, denominator: &str) {
+        if let (Some((gn, n)), Some((gd, d))) =
+            (self.paired.get(numerator), self.paired.get(denominator))
+            && gn == gd
+            && n.len() == d.len()
+        {
+            let per_round: Vec<f64> = n
+                .iter()
+                .zip(d)
+                .filter(|(_, d)| **d > 0.0)
+                .map(|(n, d)| n / d)
+                .collect();
+            if let Some(stats) = crate::stats::summarize(&per_round) {
+                self.record(key, title, Unit::Ratio, stats);
+                return;
+            }
+        }
         if let (Some(n), Some(d)) = (self.stats_of(numerator), self.stats_of(denominator)) {
             self.ratio(key, title, n, d);
         }
@@ -246,6 +300,7 @@ impl Session {
             high: f.high,
             samples: f.samples,
             cv: f.cv,
+            cv_plain: f.cv_plain,
         })
     }
 
@@ -259,6 +314,7 @@ impl Session {
             samples: numerator.samples.min(denominator.samples),
             // Both sides' noise adds up in the ratio.
             cv: numerator.cv.hypot(denominator.cv),
+            cv_plain: numerator.cv_plain.hypot(denominator.cv_plain),
         };
         self.record(key, title, Unit::Ratio, stats);
         stats
@@ -275,6 +331,7 @@ impl Session {
                 high: s.high.max(s.median),
                 samples: s.samples,
                 cv: s.cv,
+                cv_plain: s.cv_plain,
                 // Decided in `finish`, once the load after the run is known.
                 verdict: Verdict::Unfit,
                 gate_note: String::new(),
@@ -299,18 +356,15 @@ impl Session {
             .zip(&sample.times)
             .map(|(i, t)| t / i)
             .collect();
-        if per_iter.is_empty() {
-            bail!("criterion recorded no samples for {key}");
-        }
-        let mean = per_iter.iter().sum::<f64>() / per_iter.len() as f64;
-        let var = per_iter.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / per_iter.len() as f64;
+        // Criterion's median and its bootstrap interval; the noise from the raw samples.
+        let noise = crate::stats::summarize(&per_iter)
+            .with_context(|| format!("criterion recorded no samples for {key}"))?;
         let m = &estimates.median;
         Ok(Stats {
             median: m.point_estimate,
             low: m.confidence_interval.lower_bound,
             high: m.confidence_interval.upper_bound,
-            samples: per_iter.len() as u32,
-            cv: if mean > 0.0 { var.sqrt() / mean } else { 0.0 },
+            ..noise
         })
     }
 
@@ -444,6 +498,7 @@ mod tests {
             high: median,
             samples: 15,
             cv: 0.0123,
+            cv_plain: 0.2,
         };
         assert_eq!(describe(&s(3.456)), "median 3.46 ns (cv 1.2 %)");
         assert_eq!(describe(&s(45.67)), "median 45.7 ns (cv 1.2 %)");
