@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 /// The schema version this code writes and reads. Bump it when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
+// Version 2: `cv` became the robust coefficient of variation (1.4826 × MAD ÷ median) and the plain
+// one moved to `cv_plain`; version 1 files gate on the plain one and must be remeasured.
 
 /// One bench run on one machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,8 +77,13 @@ pub struct Figure {
     pub low: f64,
     pub high: f64,
     pub samples: u32,
-    /// Coefficient of variation of the samples (0 for exact figures).
+    /// The noise the gate judges: the robust coefficient of variation of the samples,
+    /// 1.4826 × median absolute deviation ÷ median (0 for exact figures). For a ratio measured in
+    /// paired rounds, that of the per-round ratios.
     pub cv: f64,
+    /// The plain coefficient of variation (standard deviation ÷ mean) of the same samples, kept
+    /// for the record: one preempted sample dominates it, so the gate does not use it.
+    pub cv_plain: f64,
     pub verdict: Verdict,
     /// Why the gate decided as it did.
     pub gate_note: String,
@@ -224,6 +231,7 @@ impl RunFile {
                 ("low", f.low),
                 ("high", f.high),
                 ("cv", f.cv),
+                ("cv_plain", f.cv_plain),
             ] {
                 if !x.is_finite() || x < 0.0 {
                     return Err(format!(

@@ -12,6 +12,7 @@ pub(crate) fn sample() -> RunFile {
             high: 10.5,
             samples: 100,
             cv: 0.02,
+            cv_plain: 0.03,
             verdict: Verdict::Absolute,
             gate_note: "noise 2.0 %".into(),
         },
@@ -80,6 +81,9 @@ fn schema_versions_are_checked() {
     refused(&v.to_string(), "newer than this book understands");
     v["schema_version"] = serde_json::json!(0);
     refused(&v.to_string(), "rerun `cargo xtask bench`");
+    // Version 1 gated on the plain CV: its verdicts mean something else, so it is not read.
+    v["schema_version"] = serde_json::json!(1);
+    refused(&v.to_string(), "this book reads version 2");
     v.as_object_mut().unwrap().remove("schema_version");
     refused(&v.to_string(), "missing field `schema_version`");
 }

@@ -13,6 +13,7 @@ mod glibc;
 mod machine;
 mod measure;
 mod only;
+mod paired;
 mod probes;
 mod report;
 mod stats;
@@ -103,7 +104,7 @@ fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>)
         only::check(&path, &names)?;
     }
     let mode = if quick { Mode::Quick } else { Mode::Full };
-    let mut session = Session::new(mode, wasm_code::target_dir().join("criterion"));
+    let mut session = Session::new(mode);
     let mut durations = Vec::new();
     for (i, suite) in chosen.iter().enumerate() {
         let started = std::time::Instant::now();

@@ -1,16 +1,21 @@
-//! One bench session: criterion for the timing statistics, this module for what the book needs
-//! from them (median, 95 % interval, noise) and for the noise gate's verdicts.
+//! One bench session: it runs the paired groups ([`crate::paired`]), turns their samples into what
+//! the book needs (median, 95 % interval, noise; ratios of paired rounds) and applies the noise
+//! gate's verdicts at the end.
+//!
+//! An earlier version timed each operation with criterion, one after another; on this course's
+//! shared 2-core machine the same operation then differed by 1.6× within one run, and ratios of
+//! such timings carried the change of load between them. Paired rounds cancel it out; criterion
+//! has no mode that interleaves benchmarks, so the bench does its own timing (warm-up, calibrated
+//! batches, 400 samples per operation in a full run) and its own statistics (`stats.rs`, unit-tested).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use bench_data::{Figure, Machine, Run, RunFile, SCHEMA_VERSION, Unit, Verdict, gate};
-use criterion::Criterion;
-use serde::Deserialize;
 
 use crate::machine;
+use crate::paired::{self, Group};
 
 /// How long to measure: `quick` for a first look, `full` for the data the book cites.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,19 +31,21 @@ pub struct Stats {
     pub low: f64,
     pub high: f64,
     pub samples: u32,
+    /// Robust coefficient of variation (see [`crate::stats`]): what the gate judges.
     pub cv: f64,
+    /// Plain standard deviation ÷ mean, recorded beside it.
+    pub cv_plain: f64,
 }
 
 pub struct Session {
-    criterion: Criterion,
-    criterion_dir: PathBuf,
-    /// Where criterion's own multi-line report goes (`<criterion dir>/console.log`).
-    console_log: Option<std::fs::File>,
     mode: Mode,
     figures: BTreeMap<String, Figure>,
     load_before: [f64; 3],
     started: Instant,
     progress: Progress,
+    /// Per-round samples of figures measured in a paired group: (group number, ns per round).
+    paired: BTreeMap<String, (usize, Vec<f64>)>,
+    groups: usize,
 }
 
 /// Where the run is, for the progress lines on stderr.
@@ -51,72 +58,16 @@ struct Progress {
     steps: usize,
 }
 
-#[derive(Deserialize)]
-struct Sample {
-    iters: Vec<f64>,
-    times: Vec<f64>,
-}
-
-#[derive(Deserialize)]
-struct Estimates {
-    median: Estimate,
-}
-
-#[derive(Deserialize)]
-struct Estimate {
-    point_estimate: f64,
-    confidence_interval: Interval,
-}
-
-#[derive(Deserialize)]
-struct Interval {
-    lower_bound: f64,
-    upper_bound: f64,
-}
-
 impl Session {
-    pub fn new(mode: Mode, criterion_dir: PathBuf) -> Session {
-        let (samples, warm_up, measure, resamples) = match mode {
-            Mode::Quick => (
-                15,
-                Duration::from_millis(80),
-                Duration::from_millis(250),
-                2_000,
-            ),
-            Mode::Full => (
-                40,
-                Duration::from_millis(400),
-                Duration::from_millis(1_500),
-                20_000,
-            ),
-        };
-        let criterion = Criterion::default()
-            .sample_size(samples)
-            .nresamples(resamples)
-            .warm_up_time(warm_up)
-            .measurement_time(measure)
-            .without_plots()
-            .with_output_color(false)
-            .output_directory(&criterion_dir);
-        // Criterion (as a library) has no public switch for its console report, so it is written
-        // to a log file; the bench prints one line per measurement instead.
-        let log_path = criterion_dir.join("console.log");
-        let console_log = std::fs::create_dir_all(&criterion_dir)
-            .and_then(|()| std::fs::File::create(&log_path))
-            .map_err(|e| eprintln!("criterion's report stays on the console: {e}"))
-            .ok();
-        if console_log.is_some() {
-            eprintln!("criterion's own report: {}", log_path.display());
-        }
+    pub fn new(mode: Mode) -> Session {
         Session {
-            criterion,
-            criterion_dir,
-            console_log,
             mode,
             figures: BTreeMap::new(),
             load_before: machine::load_average(),
             started: Instant::now(),
             progress: Progress::default(),
+            paired: BTreeMap::new(),
+            groups: 0,
         }
     }
 
@@ -151,7 +102,7 @@ impl Session {
         );
     }
 
-    /// Starts a progress line for one criterion measurement; [`Session::end_step`] completes it.
+    /// Starts a progress line for one paired group; [`Session::compare`] completes it.
     fn begin_step(&mut self, what: &str) {
         let p = &mut self.progress;
         p.step += 1;
@@ -165,44 +116,45 @@ impl Session {
         );
     }
 
-    /// Runs one criterion benchmark with criterion's console report sent to the log file.
-    fn bench(&mut self, key: &str, f: impl FnMut(&mut criterion::Bencher<'_>)) -> Result<Stats> {
-        {
-            let _quiet = self.console_log.as_ref().and_then(Redirect::to);
-            self.criterion.bench_function(key, f);
+    /// Measures the operations of `group` in alternating batches ([`crate::paired`]) and records
+    /// each as a figure; [`Session::ratio_of`] then pairs their rounds.
+    pub fn compare(&mut self, mut group: Group<'_>) -> Result<()> {
+        for m in &group.members {
+            check_key(&m.key)?;
         }
-        let stats = self.read_stats(key)?;
-        eprintln!("{}", describe(&stats));
-        Ok(stats)
-    }
-
-    /// Times `routine` per call with criterion and records it as figure `key` (nanoseconds).
-    pub fn time<R>(
-        &mut self,
-        key: &str,
-        title: &str,
-        mut routine: impl FnMut() -> R,
-    ) -> Result<Stats> {
-        check_key(key)?;
-        self.begin_step(key);
-        let stats = self.bench(key, |b| b.iter(|| std::hint::black_box(routine())))?;
-        self.record(key, title, Unit::Nanoseconds, stats);
-        Ok(stats)
-    }
-
-    /// Times with a routine that runs `iters` iterations itself and returns how long they took
-    /// (criterion's `iter_custom`): for work spread over threads, or with per-batch set-up.
-    pub fn time_custom(
-        &mut self,
-        key: &str,
-        title: &str,
-        mut routine: impl FnMut(u64) -> Duration,
-    ) -> Result<Stats> {
-        check_key(key)?;
-        self.begin_step(key);
-        let stats = self.bench(key, |b| b.iter_custom(&mut routine))?;
-        self.record(key, title, Unit::Nanoseconds, stats);
-        Ok(stats)
+        let plan = match self.mode {
+            Mode::Quick => paired::Plan {
+                rounds: 60,
+                batch: Duration::from_micros(500),
+                warm_up: Duration::from_millis(60),
+            },
+            Mode::Full => paired::Plan {
+                rounds: 400,
+                batch: Duration::from_millis(1),
+                warm_up: Duration::from_millis(250),
+            },
+        };
+        self.begin_step(&format!(
+            "{} ({} side by side)",
+            group.name,
+            group.members.len()
+        ));
+        let samples = paired::measure(&mut group, plan);
+        self.groups += 1;
+        let mut line = Vec::new();
+        for (m, xs) in group.members.iter().zip(samples) {
+            let stats = crate::stats::summarize(&xs)
+                .with_context(|| format!("no usable samples for {}", m.key))?;
+            self.record(&m.key, &m.title, Unit::Nanoseconds, stats);
+            let short = m
+                .key
+                .strip_prefix(&group.name)
+                .map_or(&*m.key, |k| k.trim_start_matches('.'));
+            line.push(format!("{short} {}", describe(&stats)));
+            self.paired.insert(m.key.clone(), (self.groups, xs));
+        }
+        eprintln!("{}", line.join("; "));
+        Ok(())
     }
 
     /// Records per-iteration timings (ns) measured elsewhere, e.g. in fresh processes.
@@ -226,13 +178,32 @@ impl Session {
             high: value,
             samples: 1,
             cv: 0.0,
+            cv_plain: 0.0,
         };
         self.record(key, title, unit, s);
         Ok(())
     }
 
-    /// Records `numerator / denominator` when both keys were measured in this run.
+    /// Records `numerator / denominator` when both keys were measured in this run: the median
+    /// of the per-round ratios when both were measured in one paired group, else the ratio of
+    /// the two medians.
     pub fn ratio_of(&mut self, key: &str, title: &str, numerator: &str, denominator: &str) {
+        if let (Some((gn, n)), Some((gd, d))) =
+            (self.paired.get(numerator), self.paired.get(denominator))
+            && gn == gd
+            && n.len() == d.len()
+        {
+            let per_round: Vec<f64> = n
+                .iter()
+                .zip(d)
+                .filter(|(_, d)| **d > 0.0)
+                .map(|(n, d)| n / d)
+                .collect();
+            if let Some(stats) = crate::stats::summarize(&per_round) {
+                self.record(key, title, Unit::Ratio, stats);
+                return;
+            }
+        }
         if let (Some(n), Some(d)) = (self.stats_of(numerator), self.stats_of(denominator)) {
             self.ratio(key, title, n, d);
         }
@@ -246,6 +217,7 @@ impl Session {
             high: f.high,
             samples: f.samples,
             cv: f.cv,
+            cv_plain: f.cv_plain,
         })
     }
 
@@ -259,6 +231,7 @@ impl Session {
             samples: numerator.samples.min(denominator.samples),
             // Both sides' noise adds up in the ratio.
             cv: numerator.cv.hypot(denominator.cv),
+            cv_plain: numerator.cv_plain.hypot(denominator.cv_plain),
         };
         self.record(key, title, Unit::Ratio, stats);
         stats
@@ -275,43 +248,12 @@ impl Session {
                 high: s.high.max(s.median),
                 samples: s.samples,
                 cv: s.cv,
+                cv_plain: s.cv_plain,
                 // Decided in `finish`, once the load after the run is known.
                 verdict: Verdict::Unfit,
                 gate_note: String::new(),
             },
         );
-    }
-
-    fn read_stats(&self, key: &str) -> Result<Stats> {
-        let dir = self.criterion_dir.join(key).join("new");
-        let read = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read_to_string(&path)
-                .with_context(|| format!("criterion wrote no {}", path.display()))
-        };
-        let sample: Sample =
-            serde_json::from_str(&read("sample.json")?).context("criterion's sample.json")?;
-        let estimates: Estimates =
-            serde_json::from_str(&read("estimates.json")?).context("criterion's estimates.json")?;
-        let per_iter: Vec<f64> = sample
-            .iters
-            .iter()
-            .zip(&sample.times)
-            .map(|(i, t)| t / i)
-            .collect();
-        if per_iter.is_empty() {
-            bail!("criterion recorded no samples for {key}");
-        }
-        let mean = per_iter.iter().sum::<f64>() / per_iter.len() as f64;
-        let var = per_iter.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / per_iter.len() as f64;
-        let m = &estimates.median;
-        Ok(Stats {
-            median: m.point_estimate,
-            low: m.confidence_interval.lower_bound,
-            high: m.confidence_interval.upper_bound,
-            samples: per_iter.len() as u32,
-            cv: if mean > 0.0 { var.sqrt() / mean } else { 0.0 },
-        })
     }
 
     /// Applies the noise gate with the machine's load over the whole run and builds the data file.
@@ -364,60 +306,7 @@ pub fn describe(s: &Stats) -> String {
     format!("median {value:.digits$} {unit} (cv {:.1} %)", s.cv * 100.0)
 }
 
-/// Standard output and error sent to a file while alive, restored when dropped (on a panic too).
-struct Redirect {
-    /// (the redirected descriptor, a copy of what it was).
-    saved: Vec<(i32, i32)>,
-}
-
-impl Redirect {
-    /// Redirects descriptors 1 and 2 to `log`; `None` (nothing redirected) if that fails.
-    fn to(log: &std::fs::File) -> Option<Redirect> {
-        use std::io::Write;
-        use std::os::fd::AsRawFd;
-        let _ = std::io::stdout().flush();
-        let _ = std::io::stderr().flush();
-        let mut r = Redirect { saved: Vec::new() };
-        for fd in [1, 2] {
-            // SAFETY: dup and dup2 only act on descriptors: `fd` is open (stdout/stderr), the log
-            // file outlives this guard (it is the session's), and the copy is closed in `drop`.
-            let copy = unsafe { libc::dup(fd) };
-            if copy < 0 {
-                return None; // `r` restores what was redirected so far
-            }
-            // SAFETY: as above.
-            if unsafe { libc::dup2(log.as_raw_fd(), fd) } < 0 {
-                // SAFETY: `copy` is ours.
-                unsafe { libc::close(copy) };
-                return None;
-            }
-            r.saved.push((fd, copy));
-        }
-        Some(r)
-    }
-}
-
-impl Drop for Redirect {
-    fn drop(&mut self) {
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        for &(fd, copy) in &self.saved {
-            // SAFETY: `copy` is the descriptor `dup` gave us for `fd`; it is closed once, here.
-            unsafe {
-                libc::dup2(copy, fd);
-                libc::close(copy);
-            }
-        }
-        if std::thread::panicking() {
-            eprintln!(
-                "\n(the panic's message is in criterion's console.log, named when the run began)"
-            );
-        }
-    }
-}
-
-/// A figure key: lower-case ASCII letters, digits, `_` and `.`, as `{{#fig key}}` cites it and as
-/// criterion names its directory.
+/// A figure key: lower-case ASCII letters, digits, `_` and `.`, as `{{#fig key}}` cites it.
 pub fn check_key(key: &str) -> Result<()> {
     let ok = !key.is_empty()
         && !key.starts_with('.')
@@ -436,6 +325,29 @@ pub fn check_key(key: &str) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// The load changes from round to round (each round's batches slow down together): each side
+    /// is noisy on its own, the per-round ratio is not.
+    #[test]
+    fn ratios_of_one_group_pair_their_rounds() {
+        let mut s = Session::new(Mode::Quick);
+        let load: Vec<f64> = (0..40).map(|i| 1.0 + f64::from(i % 7) * 0.3).collect();
+        let a: Vec<f64> = load.iter().map(|l| 3.0 * l).collect();
+        let b: Vec<f64> = load.iter().map(|l| 4.0 * l).collect();
+        for (key, xs, group) in [("g.a", &a, 1), ("g.b", &b, 1), ("h.b", &b, 2)] {
+            let stats = crate::stats::summarize(xs).unwrap();
+            assert!(stats.cv > 0.25, "{key} should be noisy on its own");
+            s.record(key, key, Unit::Nanoseconds, stats);
+            s.paired.insert(key.into(), (group, xs.clone()));
+        }
+        s.ratio_of("g.a_vs_b", "t", "g.a", "g.b");
+        let r = s.stats_of("g.a_vs_b").unwrap();
+        assert!((r.median - 0.75).abs() < 1e-12 && r.cv < 1e-12, "{r:?}");
+        // Not one group: the ratio of medians, with both sides' noise.
+        s.ratio_of("x.a_vs_b", "t", "g.a", "h.b");
+        let r = s.stats_of("x.a_vs_b").unwrap();
+        assert!((r.median - 0.75).abs() < 1e-12 && r.cv > 0.25, "{r:?}");
+    }
+
     #[test]
     fn progress_line_ends() {
         let s = |median| Stats {
@@ -444,6 +356,7 @@ mod tests {
             high: median,
             samples: 15,
             cv: 0.0123,
+            cv_plain: 0.2,
         };
         assert_eq!(describe(&s(3.456)), "median 3.46 ns (cv 1.2 %)");
         assert_eq!(describe(&s(45.67)), "median 45.7 ns (cv 1.2 %)");

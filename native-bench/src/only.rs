@@ -81,7 +81,7 @@ mod tests {
                 .iter()
                 .map(|k| format!(
                     r#""{k}": {{"title": "t", "unit": "bytes", "value": 1, "low": 1, "high": 1,
-                    "samples": 1, "cv": 0, "verdict": "absolute", "gate_note": ""}}"#
+                    "samples": 1, "cv": 0, "cv_plain": 0, "verdict": "absolute", "gate_note": ""}}"#
                 ))
                 .collect::<Vec<_>>()
                 .join(",")

@@ -12,6 +12,7 @@ use wasm_lab::chunk::{
 use wasm_lab::pool::SharedPool;
 
 use crate::measure::Session;
+use crate::paired::Group;
 
 /// Elements in the source: 10 chunks of 20,000.
 pub const SOURCE_LEN: usize = 200_000;
@@ -31,7 +32,8 @@ pub const COMBOS: &[(Strategy, SourceKind, &str)] = &[
     (Strategy::ReusedBuffer, SourceKind::Vec, "reused_buffer"),
     (Strategy::Pooled, SourceKind::Vec, "pooled"),
 ];
-pub const STEPS: usize = CHUNK_SIZES.len() * (2 * COMBOS.len() - 1);
+/// One paired group per strategy and mode (one combination has no `hold` mode).
+pub const STEPS: usize = 2 * COMBOS.len() - 1;
 
 /// The crate's shared pool behind the chunker's [`RentBuffer`] seam.
 pub struct PoolRent<'p>(pub &'p SharedPool<i32>);
@@ -59,13 +61,16 @@ fn snake<T: serde::Serialize>(v: T) -> String {
 pub fn run(s: &mut Session) -> Result<()> {
     let data: Vec<i32> = (0..SOURCE_LEN as i32).collect();
     let pool = SharedPool::<i32>::new();
-    for &size in CHUNK_SIZES {
-        for mode in [Mode::Drop, Mode::Hold] {
-            let m = snake(mode);
-            for &(strategy, source, name) in COMBOS {
-                if strategy.check(source, mode).is_err() {
-                    continue;
-                }
+    for mode in [Mode::Drop, Mode::Hold] {
+        let m = snake(mode);
+        for &(strategy, source, name) in COMBOS {
+            if strategy.check(source, mode).is_err() {
+                continue;
+            }
+            // One paired group per strategy and mode: its three chunk sizes take turns, so the
+            // ratios across the threshold compare runs made milliseconds apart.
+            let mut g = Group::new(format!("chunking.{m}.{name}"));
+            for &size in CHUNK_SIZES {
                 let plan = Plan {
                     strategy,
                     size,
@@ -73,10 +78,11 @@ pub fn run(s: &mut Session) -> Result<()> {
                     max_chunks: None,
                 };
                 let mut rent = PoolRent(&pool);
-                let mut once = || {
+                let data = &data;
+                let mut once = move || {
                     let pool: Option<&mut dyn RentBuffer<i32>> =
                         (strategy == Strategy::Pooled).then_some(&mut rent as _);
-                    chunk::run(plan, Source::of(source, &data), pool, &mut |c| {
+                    chunk::run(plan, Source::of(source, data), pool, &mut |c| {
                         std::hint::black_box(c);
                     })
                 };
@@ -94,9 +100,9 @@ pub fn run(s: &mut Session) -> Result<()> {
                         "dropped"
                     }
                 );
-                s.time(&key, &format!("time per run: {desc}"), || {
+                g.time(&key, &format!("time per run: {desc}"), move || {
                     once().map(|r| r.chunks)
-                })?;
+                });
                 s.exact(
                     &format!("{key}.bytes"),
                     &format!("bytes allocated per run: {desc}"),
@@ -110,22 +116,15 @@ pub fn run(s: &mut Session) -> Result<()> {
                     (st.allocations + st.reallocations) as f64,
                 )?;
             }
-        }
-    }
-    for &(_, _, name) in COMBOS {
-        for mode in ["drop", "hold"] {
-            s.ratio_of(
-                &format!("chunking.{mode}.{name}.25000_vs_20000"),
-                &format!("time per run, chunks of 25,000 ÷ 20,000 i32 ({name}, {mode})"),
-                &format!("chunking.25000.{mode}.{name}"),
-                &format!("chunking.20000.{mode}.{name}"),
-            );
-            s.ratio_of(
-                &format!("chunking.{mode}.{name}.40000_vs_20000"),
-                &format!("time per run, chunks of 40,000 ÷ 20,000 i32 ({name}, {mode})"),
-                &format!("chunking.40000.{mode}.{name}"),
-                &format!("chunking.20000.{mode}.{name}"),
-            );
+            s.compare(g)?;
+            for (big, title) in [(25_000, "25,000"), (40_000, "40,000")] {
+                s.ratio_of(
+                    &format!("chunking.{m}.{name}.{big}_vs_20000"),
+                    &format!("time per run, chunks of {title} ÷ 20,000 i32 ({name}, {m})"),
+                    &format!("chunking.{big}.{m}.{name}"),
+                    &format!("chunking.20000.{m}.{name}"),
+                );
+            }
         }
     }
     let report = blocks::<i32>(40_000, 20_000).map_err(|e| anyhow!("{e}"))?;

@@ -73,7 +73,7 @@ pub const SUITES: &[Suite] = &[
     Suite {
         name: "threads",
         about: "rent/return throughput with 1 and 2 threads (chapter 5)",
-        steps: 2,
+        steps: 1,
         run: threads::run,
     },
     Suite {

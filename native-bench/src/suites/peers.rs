@@ -2,7 +2,8 @@
 //! bytes, optionally fill it, give it back. The peers: glibc's malloc + free through Rust's
 //! `System`, mimalloc as an explicit allocator object (not the global allocator), and three pool
 //! crates from crates.io (`object-pool`, `opool`, `lockfree-object-pool`), each keeping `Vec<u8>`s
-//! of `n` bytes.
+//! of `n` bytes. All six take turns in one paired group per size ([`crate::paired`]), so the
+//! ratios compare batches measured a millisecond apart.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
@@ -10,6 +11,7 @@ use anyhow::{Context, Result};
 use wasm_lab::pool::SharedPool;
 
 use crate::measure::Session;
+use crate::paired::Group;
 
 pub const SIZES: &[usize] = &[16, 1024, 16_384, 81_920, 1_048_576];
 pub const PEERS: &[&str] = &[
@@ -20,7 +22,8 @@ pub const PEERS: &[&str] = &[
     "opool",
     "lockfree_object_pool",
 ];
-pub const STEPS: usize = 2 * SIZES.len() * PEERS.len();
+/// One paired group per size, with and without the write.
+pub const STEPS: usize = 2 * SIZES.len();
 
 const BYTE: u8 = 0xA5;
 
@@ -64,7 +67,8 @@ pub fn run(s: &mut Session) -> Result<()> {
                 format!("get {n} B and give it back")
             };
             let key = |peer: &str| format!("peers.{n}.{peer}{w}");
-            s.time(
+            let mut g = Group::new(format!("peers.{n}{w}"));
+            g.time(
                 &key("pool"),
                 &format!("{what}: this course's SharedPool (ownership API)"),
                 || {
@@ -75,18 +79,18 @@ pub fn run(s: &mut Session) -> Result<()> {
                         std::hint::black_box(&*b);
                     }
                 },
-            )?;
-            s.time(
+            );
+            g.time(
                 &key("system"),
                 &format!("{what}: System malloc + free (glibc)"),
-                || raw_cycle(&System, layout, write),
-            )?;
-            s.time(
+                move || raw_cycle(&System, layout, write),
+            );
+            g.time(
                 &key("mimalloc"),
                 &format!("{what}: mimalloc alloc + free (explicit allocator)"),
-                || raw_cycle(&mimalloc::MiMalloc, layout, write),
-            )?;
-            s.time(
+                move || raw_cycle(&mimalloc::MiMalloc, layout, write),
+            );
+            g.time(
                 &key("object_pool"),
                 &format!("{what}: object-pool crate (pull + drop)"),
                 || {
@@ -96,8 +100,8 @@ pub fn run(s: &mut Session) -> Result<()> {
                     }
                     std::hint::black_box(&*b);
                 },
-            )?;
-            s.time(
+            );
+            g.time(
                 &key("opool"),
                 &format!("{what}: opool crate (get + drop)"),
                 || {
@@ -107,8 +111,8 @@ pub fn run(s: &mut Session) -> Result<()> {
                     }
                     std::hint::black_box(&*b);
                 },
-            )?;
-            s.time(
+            );
+            g.time(
                 &key("lockfree_object_pool"),
                 &format!("{what}: lockfree-object-pool crate, LinearObjectPool (pull + drop)"),
                 || {
@@ -118,7 +122,8 @@ pub fn run(s: &mut Session) -> Result<()> {
                     }
                     std::hint::black_box(&*b);
                 },
-            )?;
+            );
+            s.compare(g)?;
             for peer in &PEERS[1..] {
                 s.ratio_of(
                     &format!("peers.{n}.pool_vs_{peer}{w}"),

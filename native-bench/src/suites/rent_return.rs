@@ -1,16 +1,18 @@
 //! Rent+return through every pool API against a fresh allocation and against the lower bound
 //! (a ready buffer): the article's claim that renting stays at the lower bound (0.985–1.035).
 //!
-//! "Write" means filling the requested length, so every variant touches the same bytes.
+//! All variants of one size take turns in one paired group ([`crate::paired`]), so each ratio
+//! compares batches measured a millisecond apart. "Write" means filling the requested length, so every variant touches the same bytes.
 
 use anyhow::Result;
 use wasm_lab::pool::{ConfigurablePool, HandlePool, SharedPool};
 
 use super::SIZES;
 use crate::measure::Session;
+use crate::paired::Group;
 
-pub const VARIANTS: usize = 8;
-pub const STEPS: usize = VARIANTS * SIZES.len();
+/// One paired group of all variants per size.
+pub const STEPS: usize = SIZES.len();
 
 const BYTE: u8 = 0xA5;
 
@@ -21,12 +23,13 @@ pub fn run(s: &mut Session) -> Result<()> {
     let configurable = ConfigurablePool::<u8>::new();
     for &n in SIZES {
         let key = |v: &str| format!("rent_return.{n}.{v}");
-        s.time(
+        let mut g = Group::new(format!("rent_return.{n}"));
+        g.time(
             &key("pool"),
             &format!("rent + return of {n} B through the shared pool (ownership API)"),
             || drop(pool.rent(n)),
-        )?;
-        s.time(
+        );
+        g.time(
             &key("pool_write"),
             &format!("rent + fill {n} B + return (ownership API)"),
             || {
@@ -35,8 +38,8 @@ pub fn run(s: &mut Session) -> Result<()> {
                     std::hint::black_box(&*b);
                 }
             },
-        )?;
-        s.time(
+        );
+        g.time(
             &key("handle"),
             &format!("rent + return of {n} B through the handle API (unchecked, .NET rules)"),
             || {
@@ -44,8 +47,8 @@ pub fn run(s: &mut Session) -> Result<()> {
                     let _ = handles.return_handle(&h, false);
                 }
             },
-        )?;
-        s.time(
+        );
+        g.time(
             &key("handle_checked"),
             &format!("rent + return of {n} B through the handle API in checked mode"),
             || {
@@ -53,18 +56,18 @@ pub fn run(s: &mut Session) -> Result<()> {
                     let _ = checked.return_handle(&h, false);
                 }
             },
-        )?;
-        s.time(
+        );
+        g.time(
             &key("configurable"),
             &format!("rent + return of {n} B through the configurable pool (ArrayPool.Create)"),
             || drop(configurable.rent(n)),
-        )?;
-        s.time(
+        );
+        g.time(
             &key("fresh_vec"),
             &format!("allocate and drop a zeroed Vec<u8> of {n} B"),
             || vec![0u8; n],
-        )?;
-        s.time(
+        );
+        g.time(
             &key("fresh_vec_write"),
             &format!("allocate a zeroed Vec<u8> of {n} B, fill it, drop it"),
             || {
@@ -72,16 +75,17 @@ pub fn run(s: &mut Session) -> Result<()> {
                 v.fill(BYTE);
                 v
             },
-        )?;
+        );
         let mut ready = vec![0u8; n];
-        s.time(
+        g.time(
             &key("lower_bound"),
             &format!("fill a ready {n}-byte buffer (the lower bound: no rent, no allocation)"),
-            || {
+            move || {
                 ready.fill(BYTE);
                 std::hint::black_box(&ready);
             },
-        )?;
+        );
+        s.compare(g)?;
         s.ratio_of(
             &key("pool_write_vs_lower_bound"),
             &format!("rent + fill + return ÷ fill of a ready buffer, {n} B"),

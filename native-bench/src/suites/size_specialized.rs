@@ -13,9 +13,10 @@ use bench_data::Unit;
 use wasm_lab::pool::SharedPool;
 
 use crate::measure::Session;
+use crate::paired::Group;
 
 pub const SIZES: &[usize] = &[16, 4096, 81_920];
-pub const STEPS: usize = 2 * SIZES.len();
+pub const STEPS: usize = SIZES.len();
 
 /// Rent + return with the size known only at run time.
 #[inline(never)]
@@ -93,23 +94,25 @@ pub fn code_sizes() -> Result<(u64, Vec<u64>)> {
 pub fn run(s: &mut Session) -> Result<()> {
     let pool = SharedPool::<u8>::new();
     for &n in SIZES {
-        let runtime = s.time(
-            &format!("size_specialized.{n}.runtime"),
+        let key = |v: &str| format!("size_specialized.{n}.{v}");
+        let mut g = Group::new(format!("size_specialized.{n}"));
+        g.time(
+            &key("runtime"),
             &format!("rent({n}) + return, bucket chosen at run time"),
             || drop(pool.rent(std::hint::black_box(n))),
-        )?;
+        );
         let title = format!("rent_const::<{n}>() + return, bucket chosen at compile time");
-        let key = format!("size_specialized.{n}.const");
-        let constant = match n {
-            16 => s.time(&key, &title, || drop(pool.rent_const::<16>()))?,
-            4096 => s.time(&key, &title, || drop(pool.rent_const::<4096>()))?,
-            _ => s.time(&key, &title, || drop(pool.rent_const::<81_920>()))?,
-        };
-        s.ratio(
-            &format!("size_specialized.{n}.const_vs_runtime"),
+        match n {
+            16 => g.time(&key("const"), &title, || drop(pool.rent_const::<16>())),
+            4096 => g.time(&key("const"), &title, || drop(pool.rent_const::<4096>())),
+            _ => g.time(&key("const"), &title, || drop(pool.rent_const::<81_920>())),
+        }
+        s.compare(g)?;
+        s.ratio_of(
+            &key("const_vs_runtime"),
             &format!("compile-time ÷ run-time bucket selection, rent+return of {n} B"),
-            constant,
-            runtime,
+            &key("const"),
+            &key("runtime"),
         );
     }
     // Keep the probes in the binary (and check they agree with each other).

@@ -431,20 +431,24 @@ impl<T: Element> SharedPool<T> {
     /// bucket length. Errors only when the allocator cannot provide a new buffer.
     #[inline]
     pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
-        // Hot path: a pooled length whose bucket has a buffer in this thread's slot.
-        if len.wrapping_sub(1) < MAX_BUCKET_LEN
+        // Hot path: a pooled length whose bucket has a buffer in this thread's slot. Both paths
+        // yield only the buffer and the guard is built once, here, so that it can live in
+        // registers: a guard built on each path is merged through memory, and reading it back
+        // in wider loads than it was written in stalls the processor (store forwarding fails).
+        let buf = if len.wrapping_sub(1) < MAX_BUCKET_LEN
             && let Some(buf) = self.engine.take_local(select_bucket_index(len))
         {
-            return Ok(owned::guard(self, buf, len, self.config().clear_on_return));
-        }
-        self.rent_slow(len)
+            buf
+        } else {
+            self.rent_slow(len)?
+        };
+        Ok(owned::guard(self, buf, len, self.config().clear_on_return))
     }
 
     /// Everything but the hot path: the partitions, a new buffer, `0` and oversize requests.
     #[inline(never)]
-    fn rent_slow(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
-        let buf = self.rent_boxed(len)?;
-        Ok(owned::guard(self, buf, len, self.config().clear_on_return))
+    fn rent_slow(&self, len: usize) -> Result<Box<[T]>, PoolError> {
+        self.rent_boxed(len)
     }
 
     /// Rents a buffer of `N` elements with the bucket chosen at compile time — the same buffer
@@ -553,8 +557,10 @@ impl<T: Element> SharedPool<T> {
 }
 
 impl<T: Element> ReturnTo<T> for SharedPool<T> {
-    // Out of line on purpose: the guard's drop stays a call with the buffer in registers.
-    #[inline(never)]
+    // Inlined into the guard's drop: with `rent` building the guard once (see there), a rent and
+    // a return in one loop keep the guard in registers (2.98 ns against 3.52 ns out of line, in
+    // one paired quick run on the course's machine).
+    #[inline]
     fn give_back(&self, buf: Box<[T]>, clear: bool) {
         // Hot path: no clearing and a bucket length, into this thread's slot.
         let buf = match bucket_of_length(buf.len()) {

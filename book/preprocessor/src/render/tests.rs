@@ -2,7 +2,7 @@ use super::*;
 
 fn file(id: &str, date: &str, figures: &str) -> RunFile {
     let text = format!(
-        r#"{{"schema_version":1,
+        r#"{{"schema_version":2,
         "machine":{{"id":"{id}","cpu_model":"Test CPU","logical_cores":2,"memory_bytes":1073741824,
                    "os":"Linux","kernel":"6.1","libc":"glibc 2.36"}},
         "run":{{"date":"{date}","rustc":"rustc 1.95.0","commit":"0123456789abcdef","allocator":"system",
@@ -14,7 +14,7 @@ fn file(id: &str, date: &str, figures: &str) -> RunFile {
 
 fn figure(unit: &str, value: f64, cv: f64, verdict: &str) -> String {
     format!(
-        r#"{{"title":"t","unit":"{unit}","value":{value},"low":{value},"high":{value},"samples":50,"cv":{cv},"verdict":"{verdict}","gate_note":"note"}}"#
+        r#"{{"title":"t","unit":"{unit}","value":{value},"low":{value},"high":{value},"samples":50,"cv":{cv},"cv_plain":{cv},"verdict":"{verdict}","gate_note":"note"}}"#
     )
 }
 
