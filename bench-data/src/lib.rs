@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 /// The schema version this code writes and reads. Bump it when a field changes meaning.
 pub const SCHEMA_VERSION: u32 = 2;
-// Version 2: `cv` became the robust coefficient of variation (1.4826 × MAD ÷ median) and the plain
-// one moved to `cv_plain`; version 1 files gate on the plain one and must be remeasured.
+// Version 2: `cv` became the robust coefficient of variation (1.4826 × MAD ÷ median) and the
+// plain one moved to `cv_plain`; version 1 files gate on the plain one and must be remeasured.
 
 /// One bench run on one machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

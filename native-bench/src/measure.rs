@@ -6,7 +6,8 @@
 //! shared 2-core machine the same operation then differed by 1.6× within one run, and ratios of
 //! such timings carried the change of load between them. Paired rounds cancel it out; criterion
 //! has no mode that interleaves benchmarks, so the bench does its own timing (warm-up, calibrated
-//! batches, 400 samples per operation in a full run) and its own statistics (`stats.rs`, unit-tested).
+//! batches, 400 samples per operation in a full run) and its own statistics (`stats.rs`, with
+//! unit tests).
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

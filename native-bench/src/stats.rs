@@ -3,11 +3,11 @@
 //!
 //! The noise the gate judges is the *robust* coefficient of variation, 1.4826 × the median
 //! absolute deviation ÷ the median (for normally distributed samples it equals the standard
-//! deviation ÷ the mean). The plain standard deviation ÷ mean is recorded beside it. Why two: on a
-//! shared 2-core machine one sample in forty that was preempted (a 4 ms time slice landing in a
-//! 3 ns operation's sample) dominates the plain measure — 20–30 % on timings whose median is
-//! stable to a few percent from run to run — while the median the book cites does not move. The
-//! robust measure still grows when many samples scatter (a bimodal or drifting timing), which is
+//! deviation ÷ the mean). The plain standard deviation ÷ mean is recorded beside it. Why two: on
+//! a shared 2-core machine a few preempted samples (a 4 ms time slice landing in the batch of a
+//! 3 ns operation) dominate the plain measure — it read 20–30 % on timings whose median was stable
+//! to a few percent from run to run — while the median the book cites does not move. The robust
+//! measure still grows when many samples scatter (a bimodal or drifting timing), which is
 //! what makes a median untrustworthy.
 
 use crate::measure::Stats;

@@ -2,7 +2,8 @@
 //! (a ready buffer): the article's claim that renting stays at the lower bound (0.985–1.035).
 //!
 //! All variants of one size take turns in one paired group ([`crate::paired`]), so each ratio
-//! compares batches measured a millisecond apart. "Write" means filling the requested length, so every variant touches the same bytes.
+//! compares batches measured a millisecond apart. "Write" means filling the requested length, so
+//! every variant touches the same bytes.
 
 use anyhow::Result;
 use wasm_lab::pool::{ConfigurablePool, HandlePool, SharedPool};
