@@ -74,17 +74,7 @@ fn bench(quick: bool) -> Result<()> {
     // run (a no-op when up to date): a stale artifact would report an older pool's code size.
     tools::wasm_target()?;
     site::step("building the lab for wasm32 (for its code sizes)");
-    cmd::cargo(&[
-        "build",
-        "--package",
-        "wasm-lab",
-        "--lib",
-        "--target",
-        tools::WASM_TARGET,
-        "--profile",
-        "wasm-release",
-    ])
-    .run()?;
+    site::compile_wasm()?;
     site::step("running the bench");
     let mut args = vec!["run", "--release", "--package", "native-bench", "--", "run"];
     if quick {

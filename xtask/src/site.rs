@@ -14,8 +14,9 @@ pub fn build(root: &Path) -> Result<PathBuf> {
     build_book(root)
 }
 
-fn build_wasm(root: &Path) -> Result<()> {
-    step("building the lab for wasm32");
+/// Compiles the lab for wasm32 with the profile readers get (`wasm-release`); a no-op when up to
+/// date.
+pub fn compile_wasm() -> Result<()> {
     cmd::cargo(&[
         "build",
         "--package",
@@ -26,7 +27,12 @@ fn build_wasm(root: &Path) -> Result<()> {
         "--profile",
         "wasm-release",
     ])
-    .run()?;
+    .run()
+}
+
+fn build_wasm(root: &Path) -> Result<()> {
+    step("building the lab for wasm32");
+    compile_wasm()?;
     let wasm = target_dir(root)
         .join(tools::WASM_TARGET)
         .join("wasm-release")
