@@ -32,9 +32,9 @@ fn err(e: PoolError) -> String {
 
 /// "Return once / twice (checked or not): do the next two renters share a buffer?"
 pub struct SharedAfterReturns;
-/// "After a double return, r1[0] = V: what does r2[0] read?"
+/// "After a double return, `r1[0] = V`: what does `r2[0]` read?"
 pub struct R2Reads;
-/// "fresh[0] = F, then stale[0] = W through a returned handle: what does fresh[0] read?"
+/// "`fresh[0] = F`, then `stale[0] = W` through a returned handle: what does `fresh[0]` read?"
 pub struct FreshReads;
 /// "Is a foreign buffer of length L accepted?"
 pub struct ForeignAccepted;
