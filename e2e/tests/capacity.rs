@@ -6,7 +6,7 @@ mod common;
 use anyhow::{Result, ensure};
 use common::{error_says, fresh_rng, no_error, num, widget};
 use e2e::Browser;
-use wasm_lab::quiz::capacity::{Setup, run_rounds};
+use wasm_lab::scenario::capacity::{Setup, run_rounds};
 
 const PAGE: &str = "capacity.html";
 

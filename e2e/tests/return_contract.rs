@@ -4,7 +4,9 @@
 use anyhow::{Result, ensure};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::quiz::contract::{double_return, foreign_return, forgotten_return, use_after_return};
+use wasm_lab::scenario::contract::{
+    double_return, foreign_return, forgotten_return, use_after_return,
+};
 
 const PAGE: &str = "return-contract.html";
 

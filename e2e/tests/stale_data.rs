@@ -4,7 +4,7 @@
 use anyhow::{Result, anyhow, ensure};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::quiz::stale::{Scenario, run};
+use wasm_lab::scenario::stale::{Scenario, run};
 
 const PAGE: &str = "stale-data.html";
 
@@ -68,7 +68,7 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
         Browser::type_into(&w, "stale-read", read).await?;
         let want = run(&Scenario {
             second_size: size2.parse()?,
-            second: wasm_lab::quiz::stale::parse_line(line2).map_err(anyhow::Error::msg)?,
+            second: wasm_lab::scenario::stale::parse_line(line2).map_err(anyhow::Error::msg)?,
             read: read.parse()?,
             ..Scenario::default()
         })

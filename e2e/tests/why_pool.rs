@@ -5,7 +5,7 @@
 use anyhow::{Result, anyhow, ensure};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::quiz::why::{break_even, run};
+use wasm_lab::scenario::why::{break_even, run};
 
 const PAGE: &str = "why-pool.html";
 

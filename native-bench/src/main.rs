@@ -37,7 +37,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Runs the suites and writes <out>/<machine-id>.json.
+    /// Runs the suites and writes OUT/MACHINE-ID.json.
     Run {
         /// A shorter run for a first look (the data says `quick`).
         #[arg(long)]

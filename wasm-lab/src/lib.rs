@@ -10,6 +10,8 @@
 //! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
 //! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
 //! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
+//! - [`scenario`]: each chapter's runs of the real pool and chunker, shared by its widget, its quiz
+//!   and the tests.
 //! - [`alloc_count`]: a counting global allocator and `measure(|| work)`, natively and in wasm
 //!   (registered as the global allocator only in the wasm build).
 //! - [`chunk`]: .NET's `Enumerable.Chunk` (both paths) and the Rust alternatives, with the `blocks`
@@ -24,6 +26,7 @@ pub mod input;
 pub mod pool;
 pub mod progress;
 pub mod quiz;
+pub mod scenario;
 
 #[cfg(target_arch = "wasm32")]
 mod code_probe;

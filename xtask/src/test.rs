@@ -18,6 +18,14 @@ pub fn all(root: &Path) -> Result<()> {
             Box::new(|| cmd::cargo(&["fmt", "--all", "--check"]).run()),
         ),
         (
+            "docs: rustdoc with warnings denied (broken intra-doc links fail)",
+            Box::new(|| {
+                cmd::cargo(&["doc", "--workspace", "--no-deps"])
+                    .env("RUSTDOCFLAGS", "-D warnings")
+                    .run()
+            }),
+        ),
+        (
             "native: unit, property and doc tests (incl. compile_fail)",
             Box::new(|| cmd::cargo(&["test", "--workspace", "--exclude", "e2e"]).run()),
         ),

@@ -5,6 +5,10 @@
 //! chunker), so every attempt can use a value nobody has seen before and the grading can never
 //! drift from what the code really does.
 //!
+//! A chapter's module here holds only its quiz: the [`Quiz`] constant and its kinds. The runs that
+//! compute the answers live in [`crate::scenario`], where the chapter's widget and the tests call
+//! them too (the bucket quiz asks [`crate::calc`] directly).
+//!
 //! ```
 //! use wasm_lab::quiz::{bucket, Question};
 //! let q = Question::new(&bucket::BucketIndex, 100);
@@ -13,7 +17,8 @@
 //! ```
 //!
 //! To add a quiz: a module with unit structs implementing [`Kind`], a [`Quiz`] constant, and an
-//! entry in [`QUIZZES`]; the book mounts it with `{{#lab-quiz ID}}`.
+//! entry in [`QUIZZES`]; the book mounts it with `{{#lab-quiz ID}}`. Code that runs the lab for
+//! a chapter's story goes in the chapter's [`crate::scenario`] module, not here.
 
 use std::fmt;
 

@@ -4,7 +4,7 @@ use web_sys::Element;
 
 use super::{dom, fields};
 use crate::input::group_digits;
-use crate::quiz::capacity::{Setup, run_rounds};
+use crate::scenario::capacity::{Setup, run_rounds};
 
 /// Rounds the widget runs.
 pub const ROUNDS: u32 = 3;

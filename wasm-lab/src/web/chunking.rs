@@ -7,7 +7,7 @@ use super::dom;
 use super::fields::{self, yes_no};
 use crate::chunk::{ChunkCost, SourceKind, Strategy};
 use crate::input::group_digits;
-use crate::quiz::chunking::table;
+use crate::scenario::chunking::table;
 
 /// A stable key per strategy, for the select and for `data-testid`s.
 pub fn strategy_key(s: Strategy) -> &'static str {

@@ -6,7 +6,7 @@ use web_sys::Element;
 use super::dom;
 use super::fields::{self, yes_no};
 use crate::input::group_digits;
-use crate::quiz::cliff::{Elem, GLIBC_MMAP_THRESHOLD, cliff};
+use crate::scenario::cliff::{Elem, GLIBC_MMAP_THRESHOLD, cliff};
 
 /// Largest allocation the widget tries in the page itself.
 pub const MAX_TRY_BYTES: u64 = 64 << 20;
@@ -151,7 +151,7 @@ fn render(root: &Element) -> Result<(), String> {
             group_digits(n),
             group_digits(c.dotnet_bytes),
             group_digits(c.pool_length.unwrap_or(0)),
-            group_digits(crate::quiz::cliff::dotnet_object_bytes(
+            group_digits(crate::scenario::cliff::dotnet_object_bytes(
                 c.pool_length.unwrap_or(0),
                 elem.size()
             ))

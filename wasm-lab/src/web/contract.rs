@@ -5,7 +5,7 @@ use web_sys::Element;
 
 use super::dom;
 use crate::input::{group_digits, parse_size};
-use crate::quiz::contract::{
+use crate::scenario::contract::{
     MAX_ROUNDS, check_foreign_length, double_return, foreign_return, forgotten_return,
     use_after_return,
 };
@@ -224,7 +224,7 @@ fn render(root: &Element) -> Result<(), String> {
     let mf = rounds.and_then(|n| {
         let with = forgotten_return(n, true).map_err(|e| e.to_string())?;
         let without = forgotten_return(n, false).map_err(|e| e.to_string())?;
-        let bytes = |f: &crate::quiz::contract::Forgotten| {
+        let bytes = |f: &crate::scenario::contract::Forgotten| {
             f.alloc.map_or("—".into(), |a| {
                 format!("{} B", group_digits(a.bytes_allocated))
             })

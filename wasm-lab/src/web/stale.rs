@@ -5,7 +5,7 @@ use web_sys::Element;
 
 use super::dom::{self, escape};
 use crate::input::{group_digits, parse_size};
-use crate::quiz::stale::{
+use crate::scenario::stale::{
     ORDER_LINE, Outcome, SECOND_LINE, Scenario, escape_line, parse_line, run, visible,
 };
 
