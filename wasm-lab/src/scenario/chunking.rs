@@ -194,6 +194,12 @@ pub fn first_chunk_arrays(size: u64) -> u64 {
 
 /// The arrays .NET's enumerable path allocates for a first, full chunk of `size` `i32`s.
 pub(crate) fn enumerable_first(size: u64) -> Vec<Block> {
+    enumerable_chunk(size, 0)
+}
+
+/// The arrays .NET's enumerable path allocates for chunk number `index` (0 = the first) of a
+/// source twice `size` long, chunks of `size` `i32`s.
+fn enumerable_chunk(size: u64, index: usize) -> Vec<Block> {
     let size = size.max(1) as usize;
     predict_blocks(
         Strategy::DotnetEnumerablePath,
@@ -201,7 +207,7 @@ pub(crate) fn enumerable_first(size: u64) -> Vec<Block> {
         size.saturating_mul(2),
         size,
         4,
-        0,
+        index,
     )
     .unwrap_or_default()
 }
@@ -217,19 +223,10 @@ pub fn first_chunk_bytes(size: u64) -> u64 {
 
 /// Bytes .NET allocates for a later, full chunk of `size` `int`s (header included).
 pub fn later_chunk_dotnet_bytes(size: u64) -> u64 {
-    let size = size.max(1) as usize;
-    predict_blocks(
-        Strategy::DotnetEnumerablePath,
-        SourceKind::Vec,
-        size.saturating_mul(2),
-        size,
-        4,
-        1,
-    )
-    .unwrap_or_default()
-    .iter()
-    .map(|b| dotnet_array_bytes(b.len(), 4))
-    .sum()
+    enumerable_chunk(size, 1)
+        .iter()
+        .map(|b| dotnet_array_bytes(b.len(), 4))
+        .sum()
 }
 
 /// The path .NET's `Chunk` takes for a non-empty source of this kind.
