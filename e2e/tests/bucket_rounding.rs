@@ -1,21 +1,19 @@
 //! Chapter "Bucket rounding", used as a reader uses it: the calculator, the live quiz, the cited
 //! figure, progress across reloads, and no browser errors along the way.
 
-use anyhow::{Result, ensure};
+mod common;
+
+use anyhow::{Context, Result, ensure};
+use common::{error_says, fresh_rng};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::calc::calculate;
-use wasm_lab::quiz::Rng;
 
 const PAGE: &str = "bucket-rounding.html";
 
 /// Sizes nobody typed into this test before: drawn fresh on every run, plus the edges.
 fn sizes() -> Vec<u64> {
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    eprintln!("calculator sizes drawn with seed {seed}");
-    let mut rng = Rng::new(seed);
+    let mut rng = fresh_rng("calculator sizes");
     let mut sizes = vec![1, 16, 17, 1_025, 65_536, 1_048_577, 1 << 30, (1 << 30) + 1];
     sizes.extend((0..6).map(|_| rng.request()));
     sizes
@@ -76,10 +74,9 @@ async fn calculator_explains_bad_input() -> Result<()> {
         ("size", "not a number"),
     ] {
         Browser::type_into(&w, "calc-input", typed).await?;
-        let error = Browser::find(&w, "calc-error").await?;
-        ensure!(error.is_displayed().await?, "{typed:?}: no message shown");
-        let message = error.text().await?;
-        ensure!(message.contains(says), "{typed:?}: message {message:?}");
+        error_says(&w, "calc-error", says)
+            .await
+            .with_context(|| format!("typed {typed:?}"))?;
         ensure!(
             Browser::text(&w, "calc-length").await? == "—",
             "{typed:?}: stale length shown"

@@ -1,7 +1,10 @@
 //! Chapter "The return contract", used as a reader uses it: each breach in the widget against the
 //! lab run natively, checked mode, bad input, the live quiz, and no browser errors.
 
-use anyhow::{Result, ensure};
+mod common;
+
+use anyhow::{Context, Result, ensure};
+use common::{error_says, no_error, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::scenario::contract::{
@@ -9,12 +12,6 @@ use wasm_lab::scenario::contract::{
 };
 
 const PAGE: &str = "return-contract.html";
-
-async fn widget(b: &Browser) -> Result<WebElement> {
-    Ok(b.driver
-        .find(By::Css("[data-testid=\"widget-return-contract\"]"))
-        .await?)
-}
 
 fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
@@ -73,7 +70,7 @@ async fn check_all(
 async fn widget_shows_each_breach_live() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b).await?;
+    let w = widget(&b, "return-contract").await?;
     // The chapter's defaults are the article's values.
     check_all(&w, false, (11, 200, 99, 128, 77, 10)).await?;
     ensure!(Browser::text(&w, "dr-r2").await? == "11");
@@ -128,7 +125,7 @@ async fn widget_shows_each_breach_live() -> Result<()> {
 async fn widget_explains_bad_input() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b).await?;
+    let w = widget(&b, "return-contract").await?;
     for (id, error, typed, says) in [
         ("dr-value", "dr-error", "300", "does not fit in a byte"),
         ("uar-fresh", "uar-error", "-2", "cannot be negative"),
@@ -142,12 +139,11 @@ async fn widget_explains_bad_input() -> Result<()> {
         ("mf-rounds", "mf-error", "many", "not a number"),
     ] {
         Browser::type_into(&w, id, typed).await?;
-        let message = Browser::find(&w, error).await?;
-        ensure!(message.is_displayed().await?, "{id}={typed}: no message");
-        let text = message.text().await?;
-        ensure!(text.contains(says), "{id}={typed}: {text:?}");
+        error_says(&w, error, says)
+            .await
+            .with_context(|| format!("{id}={typed}"))?;
         Browser::type_into(&w, id, "16").await?;
-        ensure!(!Browser::find(&w, error).await?.is_displayed().await?);
+        no_error(&w, error).await?;
     }
     b.assert_no_errors().await?;
     b.quit().await

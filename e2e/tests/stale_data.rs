@@ -1,18 +1,15 @@
 //! Chapter "Stale data", used as a reader uses it: the stale-data widget against the lab run
 //! natively, bad input, the live quiz answered wrong then right, and no browser errors.
 
-use anyhow::{Result, anyhow, ensure};
+mod common;
+
+use anyhow::{Context, Result, anyhow, ensure};
+use common::{error_says, no_error, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::scenario::stale::{Scenario, run};
 
 const PAGE: &str = "stale-data.html";
-
-async fn widget(b: &Browser) -> Result<WebElement> {
-    Ok(b.driver
-        .find(By::Css("[data-testid=\"widget-stale-data\"]"))
-        .await?)
-}
 
 /// The shown counts, as numbers.
 async fn counts(w: &WebElement) -> Result<[Option<u64>; 3]> {
@@ -27,7 +24,7 @@ async fn counts(w: &WebElement) -> Result<[Option<u64>; 3]> {
 async fn widget_shows_what_the_pool_does() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b).await?;
+    let w = widget(&b, "stale-data").await?;
     let want = run(&Scenario::default()).map_err(|e| anyhow!("{e}"))?;
     ensure!(Browser::text(&w, "stale-same").await? == "yes");
     ensure!(
@@ -94,7 +91,7 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
 async fn widget_explains_bad_input() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b).await?;
+    let w = widget(&b, "stale-data").await?;
     for (id, typed, says, fix) in [
         ("stale-size1", "16", "only 16 bytes long", "64"),
         ("stale-size1", "-4", "cannot be negative", "64"),
@@ -109,10 +106,9 @@ async fn widget_explains_bad_input() -> Result<()> {
         ("stale-size2", "5000000", "at most 1,048,576", "64"),
     ] {
         Browser::type_into(&w, id, typed).await?;
-        let error = Browser::find(&w, "stale-error").await?;
-        ensure!(error.is_displayed().await?, "{id}={typed}: no message");
-        let message = error.text().await?;
-        ensure!(message.contains(says), "{id}={typed}: {message:?}");
+        error_says(&w, "stale-error", says)
+            .await
+            .with_context(|| format!("{id}={typed}"))?;
         ensure!(
             !Browser::find(&w, "stale-result")
                 .await?
@@ -121,12 +117,7 @@ async fn widget_explains_bad_input() -> Result<()> {
             "{id}={typed}: an old result is still shown"
         );
         Browser::type_into(&w, id, fix).await?;
-        ensure!(
-            !Browser::find(&w, "stale-error")
-                .await?
-                .is_displayed()
-                .await?
-        );
+        no_error(&w, "stale-error").await?;
     }
     ensure!(Browser::text(&w, "stale-leaked").await? == "16");
     // Typing "s" into the widget must not open mdBook's search.

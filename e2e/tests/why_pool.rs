@@ -2,18 +2,15 @@
 //! lab run natively (fresh bytes, pool buffers, break-even from the shown first use), bad input,
 //! the live quiz, the cited figures, and no browser errors.
 
-use anyhow::{Result, anyhow, ensure};
+mod common;
+
+use anyhow::{Context, Result, anyhow, ensure};
+use common::{error_says, no_error, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::scenario::why::{break_even, run};
 
 const PAGE: &str = "why-pool.html";
-
-async fn widget(b: &Browser) -> Result<WebElement> {
-    Ok(b.driver
-        .find(By::Css("[data-testid=\"widget-why-pool\"]"))
-        .await?)
-}
 
 /// "128,000 B" → 128000.
 async fn bytes(w: &WebElement, id: &str) -> Result<u64> {
@@ -25,7 +22,7 @@ async fn bytes(w: &WebElement, id: &str) -> Result<u64> {
 async fn widget_counts_like_the_lab() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b).await?;
+    let w = widget(&b, "why-pool").await?;
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
@@ -75,7 +72,7 @@ async fn widget_counts_like_the_lab() -> Result<()> {
 async fn widget_explains_bad_input() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b).await?;
+    let w = widget(&b, "why-pool").await?;
     for (id, typed, says, fix) in [
         ("why-rounds", "-1", "cannot be negative", "10"),
         ("why-rounds", "5000000", "at most 1,000,000", "10"),
@@ -84,13 +81,12 @@ async fn widget_explains_bad_input() -> Result<()> {
         ("why-rounds", "", "Type a request size", "10"),
     ] {
         Browser::type_into(&w, id, typed).await?;
-        let error = Browser::find(&w, "why-error").await?;
-        ensure!(error.is_displayed().await?, "{id}={typed}: no message");
-        let message = error.text().await?;
-        ensure!(message.contains(says), "{id}={typed}: {message:?}");
+        error_says(&w, "why-error", says)
+            .await
+            .with_context(|| format!("{id}={typed}"))?;
         ensure!(Browser::text(&w, "why-fresh-bytes").await? == "—");
         Browser::type_into(&w, id, fix).await?;
-        ensure!(!Browser::find(&w, "why-error").await?.is_displayed().await?);
+        no_error(&w, "why-error").await?;
     }
     ensure!(bytes(&w, "why-fresh-bytes").await? == 1_280);
     b.assert_no_errors().await?;
@@ -101,24 +97,10 @@ async fn widget_explains_bad_input() -> Result<()> {
 async fn cited_figures_come_from_the_data() -> Result<()> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
     let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
-    let primary = data.primary().map_err(anyhow::Error::msg)?;
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let figs = b.driver.find_all(By::Css(".lab-fig[data-fig]")).await?;
-    ensure!(!figs.is_empty(), "the chapter cites no figure");
-    for fig in figs {
-        let key = fig.attr("data-fig").await?.unwrap_or_default();
-        let f = &primary.figures[&key];
-        let shown = fig.text().await?;
-        if mdbook_lab::citable(f) {
-            ensure!(
-                shown == mdbook_lab::format_value(f.unit, f.value),
-                "{key}: {shown:?}"
-            );
-        } else {
-            ensure!(shown.starts_with("not citable"), "{key}: {shown:?}");
-        }
-    }
+    let (figs, _claims) = e2e::check_figures(&b, &data).await?;
+    ensure!(figs > 0, "the chapter cites no figure");
     b.assert_no_errors().await?;
     b.quit().await
 }

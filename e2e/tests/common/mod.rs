@@ -1,4 +1,4 @@
-//! Helpers shared by the chapter 5–8 end-to-end tests: widgets, selects, and answering a live
+//! Helpers shared by the chapters' end-to-end tests: widgets, selects, and answering a live
 //! quiz as a reader would (wrong, then right), graded against the lab computed natively here.
 #![allow(dead_code)]
 
