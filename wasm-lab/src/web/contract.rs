@@ -3,7 +3,7 @@
 
 use web_sys::Element;
 
-use super::dom;
+use super::{dom, fields};
 use crate::input::{group_digits, parse_size};
 use crate::scenario::contract::{
     MAX_ROUNDS, check_foreign_length, double_return, foreign_return, forgotten_return,
@@ -77,21 +77,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
     for (id, value) in INPUTS {
         dom::input(root, id)?.set_value(value);
     }
-    render(root)?;
-    dom::keep_keys(root)?;
-    let listeners = INPUTS
-        .iter()
-        .map(|&(id, _)| (id, "input"))
-        .chain([("contract-checked", "change"), ("dr-twice", "change")]);
-    for (id, event) in listeners {
-        let widget = root.clone();
-        dom::on(&dom::find(root, id)?, event, move |_| {
-            if let Err(message) = render(&widget) {
-                dom::show_failure(&widget, &message);
-            }
-        })?;
-    }
-    Ok(())
+    fields::live(root, render)
 }
 
 /// A byte typed into a field.

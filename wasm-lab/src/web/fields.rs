@@ -1,4 +1,4 @@
-//! Form helpers shared by the chapter 5–8 widgets: numeric fields, selects, small tables.
+//! Form helpers shared by the widgets: live re-rendering, numeric fields, selects, small tables.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlSelectElement};

@@ -4,6 +4,7 @@
 use web_sys::Element;
 
 use super::dom::{self, escape};
+use super::fields;
 use crate::input::{group_digits, parse_size};
 use crate::scenario::stale::{
     ORDER_LINE, Outcome, SECOND_LINE, Scenario, escape_line, parse_line, run, visible,
@@ -43,14 +44,6 @@ const TEMPLATE: &str = r#"
 </div>
 "#;
 
-const FIELDS: [&str; 5] = [
-    "stale-size1",
-    "stale-line1",
-    "stale-size2",
-    "stale-line2",
-    "stale-read",
-];
-
 pub fn mount(root: &Element) -> Result<(), String> {
     root.set_inner_html(TEMPLATE);
     let defaults = Scenario::default();
@@ -63,21 +56,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
     ] {
         dom::input(root, id)?.set_value(&value);
     }
-    render(root)?;
-    dom::keep_keys(root)?;
-    for (id, event) in FIELDS
-        .iter()
-        .map(|&id| (id, "input"))
-        .chain([("stale-clear", "change")])
-    {
-        let widget = root.clone();
-        dom::on(&dom::find(root, id)?, event, move |_| {
-            if let Err(message) = render(&widget) {
-                dom::show_failure(&widget, &message);
-            }
-        })?;
-    }
-    Ok(())
+    fields::live(root, render)
 }
 
 /// Why the fields do not describe a scenario.

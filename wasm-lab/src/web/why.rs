@@ -3,7 +3,7 @@
 
 use web_sys::Element;
 
-use super::dom;
+use super::{dom, fields};
 use crate::input::{group_digits, parse_size};
 use crate::scenario::why::{Counted, LINE_BUFFER, check, run};
 
@@ -52,17 +52,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
     root.set_inner_html(TEMPLATE);
     dom::input(root, "why-rounds")?.set_value(&initial);
     dom::input(root, "why-size")?.set_value(&LINE_BUFFER.to_string());
-    render(root)?;
-    dom::keep_keys(root)?;
-    for id in ["why-rounds", "why-size"] {
-        let widget = root.clone();
-        dom::on(&dom::find(root, id)?, "input", move |_| {
-            if let Err(message) = render(&widget) {
-                dom::show_failure(&widget, &message);
-            }
-        })?;
-    }
-    Ok(())
+    fields::live(root, render)
 }
 
 fn values(root: &Element) -> Result<Result<(u64, u64), String>, String> {
