@@ -77,20 +77,6 @@ fn the_handle_api_shows_stale_data_too() {
 }
 
 #[test]
-fn double_return_gives_two_renters_one_buffer() {
-    let pool = HandlePool::<u8>::new();
-    let x = pool.rent(64).unwrap();
-    pool.return_handle(&x, false).unwrap();
-    pool.return_handle(&x, false).unwrap();
-    let r1 = pool.rent(64).unwrap();
-    let r2 = pool.rent(64).unwrap();
-    assert!(r1.ptr_eq(&r2));
-    assert_eq!(r1.id(), r2.id());
-    r1.write(0, 11).unwrap();
-    assert_eq!(r2.read(0), Ok(11));
-}
-
-#[test]
 fn a_handle_kept_after_return_overwrites_the_next_renter() {
     let pool = HandlePool::<u8>::new();
     let stale = pool.rent(64).unwrap();

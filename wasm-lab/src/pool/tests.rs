@@ -153,6 +153,7 @@ fn handle_double_return_shares_one_buffer() {
     let r1 = pool.rent(64).unwrap();
     let r2 = pool.rent(64).unwrap();
     assert!(r1.ptr_eq(&r2));
+    assert_eq!(r1.id(), r2.id());
     r1.write(0, 11).unwrap();
     assert_eq!(r2.read(0), Ok(11));
     assert_eq!(
