@@ -23,7 +23,7 @@ fn sizes() -> Vec<u64> {
 async fn calculator_computes_with_the_lab() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = b.by_testid("widget-bucket-calculator").await?;
+    let w = b.by_testid("widget-bucket-rounding").await?;
     // The chapter starts the calculator at 100.
     ensure!(Browser::text(&w, "calc-index").await? == "3");
     ensure!(Browser::text(&w, "calc-length").await? == "128");
@@ -64,7 +64,7 @@ async fn calculator_computes_with_the_lab() -> Result<()> {
 async fn calculator_explains_bad_input() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = b.by_testid("widget-bucket-calculator").await?;
+    let w = b.by_testid("widget-bucket-rounding").await?;
     for (typed, says) in [
         ("", "Type a request size"),
         ("-5", "cannot be negative"),
@@ -182,7 +182,7 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
 async fn print_page_loads_the_lab_too() -> Result<()> {
     let b = Browser::start().await?;
     b.open("print.html").await?;
-    let w = b.by_testid("widget-bucket-calculator").await?;
+    let w = b.by_testid("widget-bucket-rounding").await?;
     Browser::type_into(&w, "calc-input", "129").await?;
     ensure!(Browser::text(&w, "calc-length").await? == "256");
     b.assert_no_errors().await?;

@@ -14,7 +14,7 @@ const PAGE: &str = "capacity.html";
 async fn rounds_widget_runs_the_real_pool() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b, "capacity-rounds").await?;
+    let w = widget(&b, "capacity").await?;
     // The chapter starts on the Thai article's machine: 8 × 32, 258 buffers of 128 bytes.
     ensure!(Browser::text(&w, "cap-capacity").await? == "257");
     ensure!(Browser::text(&w, "cap-r2-new").await? == "1");

@@ -23,7 +23,7 @@ fn bytes(strategy: Strategy, kind: SourceKind, len: usize, size: usize, index: u
 async fn blocks_table_is_measured_live() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b, "chunk-blocks").await?;
+    let w = widget(&b, "chunking").await?;
     ensure!(Browser::text(&w, "chunk-first").await? == "14, 211,056");
     ensure!(Browser::text(&w, "chunk-dotnet").await? == "211,504, 80,024");
     let mut rng = fresh_rng("chunk sizes");

@@ -7,13 +7,13 @@ use common::{choose, error_says, fresh_rng, no_error, num, widget};
 use e2e::Browser;
 use wasm_lab::scenario::cliff::{Elem, cliff};
 
-const PAGE: &str = "large-allocation-cliff.html";
+const PAGE: &str = "cliff.html";
 
 #[tokio::test]
 async fn cliff_widget_matches_the_lab() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b, "large-allocation-cliff").await?;
+    let w = widget(&b, "cliff").await?;
     ensure!(Browser::text(&w, "cliff-pool-bucket").await? == "13, 131,072");
     ensure!(
         Browser::text(&w, "cliff-pool-loh")

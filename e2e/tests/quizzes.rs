@@ -12,13 +12,9 @@ const QUIZZES: &[(&str, &str, Option<&str>)] = &[
     ("stale-data.html", "stale-data", Some("lab")),
     ("return-contract.html", "return-contract", Some("lab")),
     ("capacity.html", "capacity", None),
-    (
-        "large-allocation-cliff.html",
-        "large-allocation-cliff",
-        None,
-    ),
+    ("cliff.html", "cliff", None),
     ("chunking.html", "chunking", None),
-    ("size-specialized-rent.html", "size-specialized-rent", None),
+    ("size-specialized.html", "size-specialized", None),
 ];
 
 #[tokio::test]

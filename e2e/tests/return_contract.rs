@@ -7,7 +7,7 @@ use anyhow::{Context, Result, ensure};
 use common::{error_says, no_error, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::scenario::contract::{
+use wasm_lab::scenario::return_contract::{
     double_return, foreign_return, forgotten_return, use_after_return,
 };
 

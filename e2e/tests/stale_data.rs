@@ -7,7 +7,7 @@ use anyhow::{Context, Result, anyhow, ensure};
 use common::{error_says, no_error, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::scenario::stale::{Scenario, run};
+use wasm_lab::scenario::stale_data::{Scenario, run};
 
 const PAGE: &str = "stale-data.html";
 
@@ -65,7 +65,8 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
         Browser::type_into(&w, "stale-read", read).await?;
         let want = run(&Scenario {
             second_size: size2.parse()?,
-            second: wasm_lab::scenario::stale::parse_line(line2).map_err(anyhow::Error::msg)?,
+            second: wasm_lab::scenario::stale_data::parse_line(line2)
+                .map_err(anyhow::Error::msg)?,
             read: read.parse()?,
             ..Scenario::default()
         })

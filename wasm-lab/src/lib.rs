@@ -35,14 +35,14 @@ pub mod web;
 
 /// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.
 pub const WIDGETS: &[&str] = &[
-    "bucket-calculator",
+    "bucket-rounding",
     "stale-data",
     "return-contract",
     "why-pool",
-    "capacity-rounds",
-    "large-allocation-cliff",
-    "chunk-blocks",
-    "const-rent",
+    "capacity",
+    "cliff",
+    "chunking",
+    "size-specialized",
 ];
 
 // The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests

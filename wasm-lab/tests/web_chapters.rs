@@ -38,7 +38,7 @@ fn no_error(root: &Element, id: &str) {
 
 #[wasm_bindgen_test]
 fn capacity_widget_runs_the_pool() {
-    let w = mount(r#"<div data-lab-widget="capacity-rounds" data-initial="8/32/258/128"></div>"#);
+    let w = mount(r#"<div data-lab-widget="capacity" data-initial="8/32/258/128"></div>"#);
     no_error(&w, "cap-error");
     assert_eq!(text(&w, "cap-capacity"), "257");
     assert_eq!(text(&w, "cap-length"), "128");
@@ -79,7 +79,7 @@ fn capacity_widget_runs_the_pool() {
 
 #[wasm_bindgen_test]
 fn cliff_widget_computes_each_edge() {
-    let w = mount(r#"<div data-lab-widget="large-allocation-cliff" data-initial="81920"></div>"#);
+    let w = mount(r#"<div data-lab-widget="cliff" data-initial="81920"></div>"#);
     no_error(&w, "cliff-error");
     assert_eq!(text(&w, "cliff-dotnet-loh"), "no");
     assert_eq!(text(&w, "cliff-pool-bucket"), "13, 131,072");
@@ -122,7 +122,7 @@ fn cliff_widget_computes_each_edge() {
 #[wasm_bindgen_test]
 fn chunk_widget_measures_blocks_live() {
     let w = mount(
-        r#"<div data-lab-widget="chunk-blocks" data-initial="100000/20000/vec/dotnet-chunk"></div>"#,
+        r#"<div data-lab-widget="chunking" data-initial="100000/20000/vec/dotnet-chunk"></div>"#,
     );
     no_error(&w, "chunk-error");
     assert_eq!(text(&w, "chunk-path"), "EnumerableChunkIterator");
@@ -165,7 +165,7 @@ fn chunk_widget_measures_blocks_live() {
 
 #[wasm_bindgen_test]
 fn const_rent_widget_counts_copies() {
-    let w = mount(r#"<div data-lab-widget="const-rent"></div>"#);
+    let w = mount(r#"<div data-lab-widget="size-specialized"></div>"#);
     no_error(&w, "spec-error");
     type_into(&w, "spec-input", "100; 128 64 4,096; 100; 0");
     assert_eq!(text(&w, "spec-sizes"), "4");
@@ -190,12 +190,7 @@ fn const_rent_widget_counts_copies() {
 /// Every question of every new quiz: a wrong answer, then the lab's answer.
 #[wasm_bindgen_test]
 fn chapter_quizzes_grade_every_kind() {
-    for id in [
-        "capacity",
-        "large-allocation-cliff",
-        "chunking",
-        "size-specialized-rent",
-    ] {
+    for id in ["capacity", "cliff", "chunking", "size-specialized"] {
         let spec = quiz::quiz(id).unwrap();
         let q = mount(&format!(r#"<div data-lab-quiz="{id}"></div>"#));
         let items = q.query_selector_all("li.lab-question").unwrap();

@@ -12,7 +12,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn calculator_shows_the_bucket_and_waste() {
-    let w = mount(r#"<div data-lab-widget="bucket-calculator" data-initial="100"></div>"#);
+    let w = mount(r#"<div data-lab-widget="bucket-rounding" data-initial="100"></div>"#);
     assert_eq!(text(&w, "calc-index"), "3");
     assert_eq!(text(&w, "calc-length"), "128");
     assert_eq!(text(&w, "calc-wasted"), "28");
@@ -25,7 +25,7 @@ fn calculator_shows_the_bucket_and_waste() {
 
 #[wasm_bindgen_test]
 fn calculator_explains_bad_input_and_recovers() {
-    let w = mount(r#"<div data-lab-widget="bucket-calculator"></div>"#);
+    let w = mount(r#"<div data-lab-widget="bucket-rounding"></div>"#);
     for (typed, says) in [
         ("", "Type a request size"),
         ("-5", "cannot be negative"),

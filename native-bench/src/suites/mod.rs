@@ -8,11 +8,11 @@ use crate::measure::Session;
 mod capacity;
 mod chunking;
 mod clearing;
+mod cliff;
 mod peers;
 mod rent_return;
 mod size_specialized;
 mod threads;
-mod threshold;
 mod why_pool;
 
 /// A suite: its name (also its key prefix), about how many timed steps it makes (for progress),
@@ -53,10 +53,10 @@ pub const SUITES: &[Suite] = &[
         run: capacity::run,
     },
     Suite {
-        name: "threshold",
+        name: "cliff",
         about: "glibc's mmap threshold: where, what it costs, dynamic vs fixed (chapter 6; fresh processes)",
         steps: 0,
-        run: threshold::run,
+        run: cliff::run,
     },
     Suite {
         name: "chunking",
@@ -85,4 +85,4 @@ pub const SUITES: &[Suite] = &[
 ];
 
 pub use capacity::{HELD as CAPACITY_HELD, measure_round as capacity_round};
-pub use threshold::rows as threshold_rows;
+pub use cliff::rows as threshold_rows;

@@ -1,5 +1,5 @@
 //! The capacity quiz (chapter 5): fresh `P`, `M`, `K` and sizes, graded by running the chapter's
-//! scenario. Answers come from [`crate::scenario::capacity`] (the same runs the `capacity-rounds`
+//! scenario. Answers come from [`crate::scenario::capacity`] (the same runs the `capacity`
 //! widget shows) and, for .NET's environment overrides, from the pool's own
 //! `SharedConfig::from_env_values`.
 

@@ -1,5 +1,5 @@
 //! The chunking quiz (chapter 7): fresh chunk sizes and source kinds. Every answer comes from
-//! [`crate::scenario::chunking`], the chunker and pool runs behind the `chunk-blocks` widget.
+//! [`crate::scenario::chunking`], the chunker and pool runs behind the `chunking` widget.
 
 use super::{Kind, Quiz, Rng};
 use crate::bucket;

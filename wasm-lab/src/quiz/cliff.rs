@@ -1,5 +1,5 @@
 //! The large-allocation cliff quiz (chapter 6): fresh sizes near the chapter's edges. Every
-//! answer comes from [`crate::scenario::cliff`], the same formulas the `large-allocation-cliff`
+//! answer comes from [`crate::scenario::cliff`], the same formulas the `cliff`
 //! widget shows.
 
 use super::{Kind, Quiz, Rng};
@@ -9,7 +9,7 @@ use crate::scenario::cliff::{
 };
 
 pub const QUIZ: Quiz = Quiz {
-    id: "large-allocation-cliff",
+    id: "cliff",
     title: "The large-allocation cliff",
     kinds: &[
         &NewInLoh,

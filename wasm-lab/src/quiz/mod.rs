@@ -10,8 +10,8 @@
 //! them too (the bucket quiz asks [`crate::calc`] directly).
 //!
 //! ```
-//! use wasm_lab::quiz::{bucket, Question};
-//! let q = Question::new(&bucket::BucketIndex, 100);
+//! use wasm_lab::quiz::{bucket_rounding, Question};
+//! let q = Question::new(&bucket_rounding::BucketIndex, 100);
 //! assert!(q.check("3").correct);
 //! assert!(!q.check("4").correct);
 //! ```
@@ -26,25 +26,25 @@ use serde::Serialize;
 
 use crate::input::{group_digits, parse_size};
 
-pub mod bucket;
+pub mod bucket_rounding;
 pub mod capacity;
 pub mod chunking;
 pub mod cliff;
-pub mod contract;
-pub mod specialized;
-pub mod stale;
-pub mod why;
+pub mod return_contract;
+pub mod size_specialized;
+pub mod stale_data;
+pub mod why_pool;
 
 /// Every quiz the book can mount, in the book's order.
 pub const QUIZZES: &[Quiz] = &[
-    why::QUIZ,
-    bucket::QUIZ,
-    stale::QUIZ,
-    contract::QUIZ,
+    why_pool::QUIZ,
+    bucket_rounding::QUIZ,
+    stale_data::QUIZ,
+    return_contract::QUIZ,
     capacity::QUIZ,
     cliff::QUIZ,
     chunking::QUIZ,
-    specialized::QUIZ,
+    size_specialized::QUIZ,
 ];
 
 /// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, and its questions' kinds.

@@ -2,7 +2,7 @@
 //! keeps (`1 + P × M`), what every round costs beyond that, and which sizes `Create()` keeps at
 //! all.
 //!
-//! [`run_rounds`] is the run the `capacity-rounds` widget (`web/capacity.rs`) and the chapter's
+//! [`run_rounds`] is the run the `capacity` widget (`web/capacity.rs`) and the chapter's
 //! quiz ([`crate::quiz::capacity`]) share: a real [`SharedPool`] with the reader's
 //! [`SharedConfig`], `K` rents held at once, then `K` returns, round after round. What a
 //! round allocates is read twice: from the pool's own statistics (buffers it had to allocate), and

@@ -2,7 +2,7 @@
 //! computed by the chunker ([`crate::chunk`]) and, for the pooled strategy, by the real shared
 //! pool.
 //!
-//! [`table`] is what the `chunk-blocks` widget (`web/chunking.rs`) shows: the chunker's `blocks`
+//! [`table`] is what the `chunking` widget (`web/chunking.rs`) shows: the chunker's `blocks`
 //! report for one source kind, with the pooled row measured through [`SharedPool`] (the chunker's
 //! `RentBuffer` seam, wired to the real pool) instead of the report's minimal free list. The
 //! chapter's quiz ([`crate::quiz::chunking`]) grades its answers with the functions below.

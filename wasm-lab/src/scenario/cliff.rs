@@ -2,7 +2,7 @@
 //! which pool requests the bucket rounding pushes into it, and the Rust analogue, glibc malloc's
 //! mmap threshold.
 //!
-//! [`cliff`] is what the `large-allocation-cliff` widget (`web/cliff.rs`) shows for one request;
+//! [`cliff`] is what the `cliff` widget (`web/cliff.rs`) shows for one request;
 //! the chapter's quiz ([`crate::quiz::cliff`]) asks the same questions about fresh sizes.
 //!
 //! ```

@@ -1,7 +1,7 @@
 //! The web bindings: widgets and live quizzes mounted into the book's pages (wasm build only).
 //!
 //! The book's preprocessor leaves mount points such as
-//! `<div class="lab-widget" data-lab-widget="bucket-calculator">` and
+//! `<div class="lab-widget" data-lab-widget="bucket-rounding">` and
 //! `<div class="lab-quiz" data-lab-quiz="bucket-rounding">` in the chapter HTML; the page's loader
 //! (`book/theme/lab-loader.js`) imports this module and calls [`mount_all`]. Each mount point is
 //! mounted on its own: a failure is shown inside that widget and never stops the others.
@@ -9,18 +9,18 @@
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
-mod calculator;
+mod bucket_rounding;
 mod capacity;
 mod chunking;
 mod cliff;
-mod contract;
 mod dom;
 mod fields;
 mod progress;
 mod quiz;
-mod specialized;
-mod stale;
-mod why;
+mod return_contract;
+mod size_specialized;
+mod stale_data;
+mod why_pool;
 
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
@@ -55,14 +55,14 @@ pub fn mount_all() -> Result<u32, JsError> {
 
 fn mount_widget(root: &Element) -> Result<(), String> {
     match root.get_attribute("data-lab-widget").as_deref() {
-        Some("bucket-calculator") => calculator::mount(root),
-        Some("stale-data") => stale::mount(root),
-        Some("return-contract") => contract::mount(root),
-        Some("why-pool") => why::mount(root),
-        Some("capacity-rounds") => capacity::mount(root),
-        Some("large-allocation-cliff") => cliff::mount(root),
-        Some("chunk-blocks") => chunking::mount(root),
-        Some("const-rent") => specialized::mount(root),
+        Some("bucket-rounding") => bucket_rounding::mount(root),
+        Some("stale-data") => stale_data::mount(root),
+        Some("return-contract") => return_contract::mount(root),
+        Some("why-pool") => why_pool::mount(root),
+        Some("capacity") => capacity::mount(root),
+        Some("cliff") => cliff::mount(root),
+        Some("chunking") => chunking::mount(root),
+        Some("size-specialized") => size_specialized::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }

@@ -62,8 +62,8 @@ fn missing_figure_fails_naming_it() {
 
 #[test]
 fn widgets_and_quizzes_must_exist() {
-    let out = chapter("{{#lab-widget bucket-calculator initial=100}}", &data()).unwrap();
-    assert!(out.contains("data-lab-widget=\"bucket-calculator\""));
+    let out = chapter("{{#lab-widget bucket-rounding initial=100}}", &data()).unwrap();
+    assert!(out.contains("data-lab-widget=\"bucket-rounding\""));
     assert!(out.contains("data-initial=\"100\""));
     assert!(chapter("{{#lab-widget nope}}", &data()).unwrap_err()[0].contains("no widget `nope`"));
     assert!(

@@ -1,12 +1,12 @@
 //! The return-contract quiz (chapter 4): fresh values, lengths and round counts, graded by
-//! running the chapter's scenario. Every answer comes from [`crate::scenario::contract`], the same
+//! running the chapter's scenario. Every answer comes from [`crate::scenario::return_contract`], the same
 //! runs the `return-contract` widget shows.
 
 use super::{Kind, Quiz, Rng};
 use crate::bucket::bucket_of_length;
 use crate::input::group_digits;
 use crate::pool::PoolError;
-use crate::scenario::contract::{
+use crate::scenario::return_contract::{
     double_return, foreign_return, forgotten_return, use_after_return,
 };
 

@@ -6,16 +6,16 @@ use anyhow::{Result, ensure};
 use common::{error_says, fresh_rng, no_error, widget};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
-use wasm_lab::scenario::specialized::{go_specializes, monomorphize};
+use wasm_lab::scenario::size_specialized::{go_specializes, monomorphize};
 
-const PAGE: &str = "size-specialized-rent.html";
+const PAGE: &str = "size-specialized.html";
 
 #[tokio::test]
 async fn const_rent_widget_matches_the_lab() -> Result<()> {
     let b = Browser::start().await?;
     b.open(PAGE).await?;
-    let w = widget(&b, "const-rent").await?;
-    let mut rng = fresh_rng("const-rent sizes");
+    let w = widget(&b, "size-specialized").await?;
+    let mut rng = fresh_rng("size-specialized sizes");
     for _ in 0..3 {
         let sizes: Vec<u64> = (0..2 + rng.below(8)).map(|_| rng.request()).collect();
         let typed: Vec<String> = sizes.iter().map(u64::to_string).collect();

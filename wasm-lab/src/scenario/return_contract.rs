@@ -1,10 +1,10 @@
 //! The return contract (chapter 4), the scenario: double return, use after return, foreign
 //! return and the missing `finally`, run on the handle API. The `return-contract` widget
-//! (`web/contract.rs`) shows these runs; the chapter's quiz ([`crate::quiz::contract`]) grades its
+//! (`web/return_contract.rs`) shows these runs; the chapter's quiz ([`crate::quiz::return_contract`]) grades its
 //! answers with them.
 //!
 //! ```
-//! use wasm_lab::scenario::contract::double_return;
+//! use wasm_lab::scenario::return_contract::double_return;
 //! let run = double_return(11, true, false).unwrap();
 //! assert!(run.second_return.is_none()); // no error: .NET does not notice either
 //! assert!(run.same_buffer);             // two renters, one buffer
@@ -16,7 +16,7 @@
 
 use serde::Serialize;
 
-use super::stale::lab_pool;
+use super::stale_data::lab_pool;
 use crate::alloc_count::{self, AllocStats};
 use crate::input::group_digits;
 use crate::pool::{Handle, PoolError, SharedConfig};

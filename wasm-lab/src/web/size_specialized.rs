@@ -6,7 +6,7 @@ use web_sys::Element;
 use super::dom;
 use super::fields::{self, yes_no};
 use crate::input::group_digits;
-use crate::scenario::specialized::{go_specializes, monomorphize, parse_sizes};
+use crate::scenario::size_specialized::{go_specializes, monomorphize, parse_sizes};
 
 const TEMPLATE: &str = r#"
 <label class="lab-field">Sizes of rent::&lt;N&gt;() call sites (bytes, separated by ; or spaces)

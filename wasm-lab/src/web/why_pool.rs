@@ -5,7 +5,7 @@ use web_sys::Element;
 
 use super::{dom, fields};
 use crate::input::{group_digits, parse_size};
-use crate::scenario::why::{Counted, LINE_BUFFER, check, run};
+use crate::scenario::why_pool::{Counted, LINE_BUFFER, check, run};
 
 const TEMPLATE: &str = r#"
 <p><label class="lab-field">Rounds (order lines)

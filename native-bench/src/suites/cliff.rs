@@ -37,19 +37,19 @@ pub fn run(s: &mut Session) -> Result<()> {
         };
         let t = &r.element;
         s.exact(
-            &format!("threshold.{t}.first_len"),
+            &format!("cliff.{t}.first_len"),
             &format!("first Vec<{t}> length served by mmap (IS_MMAPPED bit, fresh process)"),
             Unit::Count,
             first_len as f64,
         )?;
         s.exact(
-            &format!("threshold.{t}.first_bytes"),
+            &format!("cliff.{t}.first_bytes"),
             &format!("bytes of the first Vec<{t}> served by mmap"),
             Unit::Bytes,
             r.first_bytes.unwrap_or(0) as f64,
         )?;
         s.exact(
-            &format!("threshold.{t}.chunk_bytes"),
+            &format!("cliff.{t}.chunk_bytes"),
             &format!("glibc chunk size of the first mmapped Vec<{t}> (header + page rounding)"),
             Unit::Bytes,
             r.chunk_bytes.unwrap_or(0) as f64,
@@ -65,7 +65,7 @@ pub fn run(s: &mut Session) -> Result<()> {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let mut all = Vec::new();
         for i in 0..processes {
-            s.step(&format!("threshold.{mode} process {}/{processes}", i + 1));
+            s.step(&format!("cliff.{mode} process {}/{processes}", i + 1));
             all.push(child::run::<CostProbe>("threshold-cost", &args, &env)?);
         }
         if let Some(p) = all.iter().find(|p| p.edge == 0) {
@@ -88,41 +88,41 @@ pub fn run(s: &mut Session) -> Result<()> {
         let first: Vec<f64> = all.iter().map(|p| p.first_above_ns).collect();
         let after: Vec<f64> = all.iter().flat_map(|p| p.after_free_ns.clone()).collect();
         let b = s.sampled(
-            &format!("threshold.{mode}.below"),
+            &format!("cliff.{mode}.below"),
             &format!(
                 "malloc + write + free of {below} B, the largest request under the default 128 KiB threshold ({how})"
             ),
             &below_ns,
         )?;
         let f = s.sampled(
-            &format!("threshold.{mode}.first_above"),
+            &format!("cliff.{mode}.first_above"),
             &format!(
                 "the first malloc + write + free at the process's edge ({edge} B), one per fresh process ({how})"
             ),
             &first,
         )?;
         let a = s.sampled(
-            &format!("threshold.{mode}.after_free"),
+            &format!("cliff.{mode}.after_free"),
             &format!(
                 "malloc + write + free at the edge ({edge} B) after the first one was freed ({how})"
             ),
             &after,
         )?;
         s.ratio(
-            &format!("threshold.{mode}.first_above_vs_below"),
+            &format!("cliff.{mode}.first_above_vs_below"),
             &format!("first allocation at the edge ÷ just below it ({how})"),
             f,
             b,
         );
         s.ratio(
-            &format!("threshold.{mode}.after_free_vs_below"),
+            &format!("cliff.{mode}.after_free_vs_below"),
             &format!("allocation at the edge after the first free ÷ just below it ({how})"),
             a,
             b,
         );
         let count = |pick: fn(&CostProbe) -> bool| all.iter().filter(|p| pick(p)).count() as f64;
         s.exact(
-            &format!("threshold.{mode}.first_above_mmapped"),
+            &format!("cliff.{mode}.first_above_mmapped"),
             &format!(
                 "processes (of {processes}) whose first buffer at the edge was mmapped ({how})"
             ),
@@ -130,7 +130,7 @@ pub fn run(s: &mut Session) -> Result<()> {
             count(|p| p.first_above_mmapped),
         )?;
         s.exact(
-            &format!("threshold.{mode}.after_free_mmapped"),
+            &format!("cliff.{mode}.after_free_mmapped"),
             &format!(
                 "processes (of {processes}) whose buffer at the edge after the first free was still mmapped ({how})"
             ),
@@ -139,7 +139,7 @@ pub fn run(s: &mut Session) -> Result<()> {
         )?;
     }
     s.exact(
-        "threshold.processes",
+        "cliff.processes",
         "fresh processes per threshold cost measurement",
         Unit::Count,
         processes as f64,

@@ -6,7 +6,7 @@ use web_sys::Element;
 use super::dom::{self, escape};
 use super::fields;
 use crate::input::{group_digits, parse_size};
-use crate::scenario::stale::{
+use crate::scenario::stale_data::{
     ORDER_LINE, Outcome, SECOND_LINE, Scenario, escape_line, parse_line, run, visible,
 };
 

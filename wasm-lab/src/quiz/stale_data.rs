@@ -1,11 +1,11 @@
 //! The stale-data quiz (chapter 3): fresh order lines, write lengths and sizes, graded by running
-//! the chapter's scenario. Every answer comes from [`crate::scenario::stale`], the same runs the
+//! the chapter's scenario. Every answer comes from [`crate::scenario::stale_data`], the same runs the
 //! `stale-data` widget shows.
 
 use super::{Kind, Quiz, Rng};
 use crate::calc::calculate;
 use crate::input::group_digits;
-use crate::scenario::stale::{ORDER_LINE, SECOND_LINE, Scenario, payload_alive, run, visible};
+use crate::scenario::stale_data::{ORDER_LINE, SECOND_LINE, Scenario, payload_alive, run, visible};
 
 /// A few order lines for the quiz (ASCII and Thai, so byte and character counts differ).
 const LINES: &[&str] = &[

@@ -1,7 +1,7 @@
 //! Why pool at all (chapter 1), the scenario: N rounds with a fresh `Vec` per round against N
 //! rounds of rent + return, counted by the counting allocator (and the pool's own statistics).
-//! The `why-pool` widget (`web/why.rs`) shows [`run`]; the chapter's quiz
-//! ([`crate::quiz::why`]) grades its answers with the same runs.
+//! The `why-pool` widget (`web/why_pool.rs`) shows [`run`]; the chapter's quiz
+//! ([`crate::quiz::why_pool`]) grades its answers with the same runs.
 //!
 //! Where the counting allocator is not the global allocator (this crate's native unit tests), the
 //! fresh-`Vec` count falls back to the formula it always measures — one allocation of `size`
@@ -83,7 +83,7 @@ impl Rounds {
 ///
 /// ```
 /// // The Thai article's .NET figures: 608 B + 184 B once, 152 B per fresh buffer.
-/// assert_eq!(wasm_lab::scenario::why::break_even(608 + 184, 152), Some(6));
+/// assert_eq!(wasm_lab::scenario::why_pool::break_even(608 + 184, 152), Some(6));
 /// ```
 pub fn break_even(once: u64, per_round: u64) -> Option<u64> {
     if per_round == 0 {

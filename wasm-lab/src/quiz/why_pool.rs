@@ -1,12 +1,12 @@
 //! The why-pool quiz (chapter 1): fresh round counts and buffer sizes, graded by running the
-//! chapter's scenario. Every answer comes from [`crate::scenario::why`], the same runs the
+//! chapter's scenario. Every answer comes from [`crate::scenario::why_pool`], the same runs the
 //! `why-pool` widget shows.
 
 use super::{Kind, Quiz, Rng};
 use crate::calc::calculate;
 use crate::input::group_digits;
 use crate::pool::PoolError;
-use crate::scenario::why::{LINE_BUFFER, break_even, run};
+use crate::scenario::why_pool::{LINE_BUFFER, break_even, run};
 
 pub const QUIZ: Quiz = Quiz {
     id: "why-pool",

@@ -5,7 +5,7 @@ use web_sys::Element;
 
 use super::{dom, fields};
 use crate::input::{group_digits, parse_size};
-use crate::scenario::contract::{
+use crate::scenario::return_contract::{
     MAX_ROUNDS, check_foreign_length, double_return, foreign_return, forgotten_return,
     use_after_return,
 };
@@ -210,7 +210,7 @@ fn render(root: &Element) -> Result<(), String> {
     let mf = rounds.and_then(|n| {
         let with = forgotten_return(n, true).map_err(|e| e.to_string())?;
         let without = forgotten_return(n, false).map_err(|e| e.to_string())?;
-        let bytes = |f: &crate::scenario::contract::Forgotten| {
+        let bytes = |f: &crate::scenario::return_contract::Forgotten| {
             f.alloc.map_or("—".into(), |a| {
                 format!("{} B", group_digits(a.bytes_allocated))
             })

@@ -1,16 +1,16 @@
 //! The size-specialized rent quiz (chapter 8): fresh sizes and call-site lists. Computed answers
-//! come from [`crate::scenario::specialized`], the same functions the `const-rent` widget shows;
+//! come from [`crate::scenario::size_specialized`], the same functions the `size-specialized` widget shows;
 //! the two Go questions are reference facts quoted from the Russian article on Go 1.27, not
 //! computed (the lab cannot run Go).
 
 use super::{Kind, Quiz, Rng};
 use crate::input::group_digits;
-use crate::scenario::specialized::{
+use crate::scenario::size_specialized::{
     GO_SPECIALIZED_MALLOC_MAX, const_bucket_index, go_specializes, monomorphize,
 };
 
 pub const QUIZ: Quiz = Quiz {
-    id: "size-specialized-rent",
+    id: "size-specialized",
     title: "Size-specialized rent",
     kinds: &[
         &CompileTimeBucket,

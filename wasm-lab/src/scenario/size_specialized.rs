@@ -8,11 +8,11 @@
 //! [`monomorphize`] counts those copies for a list of sizes; the bench measures whether any of it
 //! is faster.
 //!
-//! The `const-rent` widget (`web/specialized.rs`) shows [`monomorphize`] for the reader's sizes;
-//! the chapter's quiz ([`crate::quiz::specialized`]) grades its answers with the same functions.
+//! The `size-specialized` widget (`web/size_specialized.rs`) shows [`monomorphize`] for the reader's sizes;
+//! the chapter's quiz ([`crate::quiz::size_specialized`]) grades its answers with the same functions.
 //!
 //! ```
-//! use wasm_lab::scenario::specialized::{ConstBucket, monomorphize};
+//! use wasm_lab::scenario::size_specialized::{ConstBucket, monomorphize};
 //! // Evaluated by the compiler: a compile error, not a run-time check, if N is out of range.
 //! const I: usize = ConstBucket::<100>::INDEX;
 //! assert_eq!(I, wasm_lab::bucket::select_bucket_index(100));
@@ -43,7 +43,7 @@ pub const fn const_bucket_index(n: usize) -> Option<usize> {
 /// compile.
 ///
 /// ```compile_fail
-/// const BAD: usize = wasm_lab::scenario::specialized::ConstBucket::<0>::INDEX;
+/// const BAD: usize = wasm_lab::scenario::size_specialized::ConstBucket::<0>::INDEX;
 /// ```
 pub struct ConstBucket<const N: usize>;
 

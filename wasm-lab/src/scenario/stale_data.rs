@@ -1,5 +1,5 @@
-//! Stale data (chapter 3), the scenario: the runs the `stale-data` widget (`web/stale.rs`) shows
-//! on the handle API; the chapter's quiz ([`crate::quiz::stale`]) grades its answers with the
+//! Stale data (chapter 3), the scenario: the runs the `stale-data` widget (`web/stale_data.rs`) shows
+//! on the handle API; the chapter's quiz ([`crate::quiz::stale_data`]) grades its answers with the
 //! same runs.
 //!
 //! The scenario is the Thai article's: a renter writes an order line into a rented buffer and
@@ -7,7 +7,7 @@
 //! bytes. Every number here comes from a real [`HandlePool`] run, never from a formula.
 //!
 //! ```
-//! use wasm_lab::scenario::stale::{run, Scenario};
+//! use wasm_lab::scenario::stale_data::{run, Scenario};
 //! let out = run(&Scenario::default()).unwrap();
 //! assert!(out.same_buffer);
 //! assert_eq!(out.nonzero_on_arrival, 41); // the previous order, all of it
