@@ -14,6 +14,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod claim;
+mod format;
+
+pub use format::{citable, format_value, format_with_interval};
+
 /// The schema version this code writes and reads. Bump it when a field changes meaning.
 pub const SCHEMA_VERSION: u32 = 2;
 // Version 2: `cv` became the robust coefficient of variation (1.4826 × MAD ÷ median) and the

@@ -209,8 +209,8 @@ impl Drop for Browser {
 
 /// Checks every cited figure and every claim on the open page against the primary machine's
 /// data: a printed value must be the data's, formatted as the book formats it; a figure the noise
-/// gate rejects must read "not citable"; a claim's mark must match its comparison. Returns how
-/// many figures and claims were checked.
+/// gate rejects must read "not citable"; a claim's mark and a verdict's direction must be what
+/// the data decides. Returns how many figures and claims were checked.
 pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usize, usize)> {
     let primary = data.primary().map_err(anyhow::Error::msg)?;
     let figs = b.driver.find_all(By::Css(".lab-fig[data-fig]")).await?;
@@ -239,34 +239,30 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
     let claims = b.driver.find_all(By::Css(".lab-claim[data-claim]")).await?;
     for claim in &claims {
         let text = claim.attr("data-claim").await?.unwrap_or_default();
-        let [key, op, bound] = text.split(' ').collect::<Vec<_>>()[..] else {
-            bail!("malformed claim {text:?}");
-        };
-        let f = primary
-            .figures
-            .get(key)
-            .with_context(|| format!("claim on missing {key}"))?;
-        let (bound, other_unfit) = match bound.parse::<f64>() {
-            Ok(v) => (v, false),
-            Err(_) => {
-                let other = primary
-                    .figures
-                    .get(bound)
-                    .with_context(|| format!("claim on missing {bound}"))?;
-                (other.value, other.verdict == bench_data::Verdict::Unfit)
-            }
-        };
-        let holds = match op {
-            "<" => f.value < bound,
-            "<=" => f.value <= bound,
-            ">" => f.value > bound,
-            ">=" => f.value >= bound,
-            _ => bail!("claim {text:?}: unknown comparison"),
-        } && f.verdict != bench_data::Verdict::Unfit
-            && !other_unfit;
+        // The same check the preprocessor made (`bench_data::claim`), from the data file.
+        let check = bench_data::claim::Claim::parse_text(&text)
+            .and_then(|c| c.check(primary))
+            .map_err(|e| anyhow::anyhow!("claim {text:?}: {e}"))?;
+        let holds = check.mark == bench_data::claim::Mark::Holds;
         let shown = claim.attr("data-holds").await?;
         if shown.as_deref() != Some(holds.to_string().as_str()) {
             bail!("claim {text}: the page says holds={shown:?}, the data says {holds}");
+        }
+    }
+    let verdicts = b
+        .driver
+        .find_all(By::Css(".lab-data-verdict[data-verdict]"))
+        .await?;
+    for verdict in &verdicts {
+        let key = verdict.attr("data-verdict").await?.unwrap_or_default();
+        let f = primary
+            .figures
+            .get(&key)
+            .with_context(|| format!("verdict on missing {key}"))?;
+        let want = bench_data::claim::direction(f, 1.0);
+        let shown = verdict.attr("data-direction").await?;
+        if shown.as_deref() != Some(want.as_str()) {
+            bail!("verdict {key}: the page says {shown:?}, the data says {want:?}");
         }
     }
     Ok((figs.len(), claims.len()))

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 mod cmd;
+mod lint;
 mod serve;
 mod site;
 mod test;
@@ -24,6 +25,7 @@ usage: cargo xtask <command>
   serve [--port N]   install what is missing, build the lab and the book, serve http://127.0.0.1:3000
   build              the same without serving (output in book/build/)
   test               every test: unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
+  lint               the book's prose lint, then the strict build of the committed data
   bench [--quick]    measure this machine and rewrite book/data/<machine-id>.json
 ";
 
@@ -47,6 +49,7 @@ fn run(args: &[String]) -> Result<()> {
         ["serve", "--port", port] => serve(&root, port.parse()?),
         ["build"] => site::build(&root).map(|_| ()),
         ["test"] => test::all(&root),
+        ["lint"] => lint::run(&root),
         ["bench"] => bench(false),
         ["bench", "--quick"] => bench(true),
         ["help" | "--help" | "-h"] | [] => {

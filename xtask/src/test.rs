@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use crate::serve::Server;
-use crate::{cmd, site, tools};
+use crate::{cmd, lint, site, tools};
 
 /// One step of the test run: a name and what it does.
 type Step<'a> = (&'static str, Box<dyn FnOnce() -> Result<()> + 'a>);
@@ -16,6 +16,10 @@ pub fn all(root: &Path) -> Result<()> {
         (
             "formatting",
             Box::new(|| cmd::cargo(&["fmt", "--all", "--check"]).run()),
+        ),
+        (
+            "lint: comparing sentences carry claims; strict build of the committed data",
+            Box::new(|| lint::run(root)),
         ),
         (
             "docs: rustdoc with warnings denied (broken intra-doc links fail)",

@@ -1,10 +1,12 @@
 //! The bench data the book cites: every machine's file, and which one is the primary.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use bench_data::{Figure, RunFile};
+
+use crate::claims::Site;
 
 pub struct Data {
     dir: PathBuf,
@@ -13,6 +15,11 @@ pub struct Data {
     warnings: RefCell<Vec<String>>,
     /// The chapter being rendered, named in warnings.
     chapter: RefCell<String>,
+    /// Every claim of the book (with its chapter and sentence), gathered before rendering so the
+    /// instructors' page can list them all and the build can end with their table.
+    sites: RefCell<Vec<Site>>,
+    /// Numbers the popovers of one build (their ids must be unique on a page).
+    next_id: Cell<usize>,
 }
 
 impl Data {
@@ -36,6 +43,8 @@ impl Data {
             primary,
             warnings: RefCell::default(),
             chapter: RefCell::default(),
+            sites: RefCell::default(),
+            next_id: Cell::default(),
         })
     }
 
@@ -48,6 +57,8 @@ impl Data {
             primary,
             warnings: RefCell::default(),
             chapter: RefCell::default(),
+            sites: RefCell::default(),
+            next_id: Cell::default(),
         }
     }
 
@@ -93,5 +104,21 @@ impl Data {
 
     pub fn warnings(&self) -> Vec<String> {
         self.warnings.borrow().clone()
+    }
+
+    pub fn add_sites(&self, sites: Vec<Site>) {
+        self.sites.borrow_mut().extend(sites);
+    }
+
+    /// Every claim of the book, in chapter order.
+    pub fn sites(&self) -> Vec<Site> {
+        self.sites.borrow().clone()
+    }
+
+    /// A fresh id for a popover (`lab-pop-1`, `lab-pop-2`, …).
+    pub fn next_id(&self) -> String {
+        let n = self.next_id.get() + 1;
+        self.next_id.set(n);
+        format!("lab-pop-{n}")
     }
 }

@@ -6,7 +6,10 @@
 //! |---|---|
 //! | `{{#fig KEY}}` | the figure `KEY` from the primary machine's data, with its provenance |
 //! | `{{#fig-table KEY …}}` | a table of those figures, one column per machine in `book/data/` |
-//! | `{{#claim KEY OP VALUE}}` | (VALUE: a number or another figure's key) ✓ when the primary machine's figure supports the sentence (`<`, `<=`, `>`, `>=`), else a visible warning and a build warning |
+//! | `{{#claim KEY OP [VALUE]}}` | ✓ when the primary machine's data supports the sentence, ⚠ when it contradicts it, ? when too noisy; operators in `bench_data::claim` (`<` … `>=`, `==`, `below`, `above`, `includes`, `excludes`, `citable`, `not-citable`; KEY may be a pattern: every figure it names) |
+//! | `{{#verdict KEY [expect=…] [less=…] [more=…]}}` | a ratio's conclusion in words the data decides: "0.865× [0.864–0.871]: less time" or "no measurable difference" |
+//! | `{{#machine FACT}}` | a fact of the primary machine (`libc`, `cores`, `cpu`, `os`, `kernel`, `id`, `rustc`) |
+//! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
 //! | `{{#lab-widget NAME [initial=…]}}` | a mount point the wasm build brings to life |
@@ -15,6 +18,10 @@
 //! A directive that names a figure, widget or quiz that does not exist fails the build with a
 //! message naming the chapter and the missing name: a book never ships a silently wrong number.
 //! A figure the noise gate rejected is rendered as "not citable", never as a fact.
+//! A normal build ends with the table of every claim (chapter, sentence, what the data shows);
+//! with `LAB_STRICT=1` (or `[preprocessor.lab] strict = true`, as `cargo xtask test` builds it) a
+//! contradicted claim fails the build, naming its chapter, line and sentence. `LAB_DATA_DIR` (or
+//! `data-dir`) reads the data from elsewhere than `book/data`.
 //! Write `\{{#fig …}}` to show a directive literally.
 
 use std::io::{Read, Write};
@@ -24,6 +31,7 @@ use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
+pub mod claims;
 mod data;
 mod directive;
 mod render;
@@ -40,16 +48,24 @@ impl Preprocessor for Lab {
     }
 
     fn run(&self, ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
-        let dir = std::env::var_os("LAB_DATA_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| ctx.root.join("data"));
+        let setting = |name: &str| {
+            ctx.config
+                .get::<String>(&format!("preprocessor.lab.{name}"))
+        };
+        let dir = match (std::env::var_os("LAB_DATA_DIR"), setting("data-dir")?) {
+            (Some(dir), _) => PathBuf::from(dir),
+            (None, Some(dir)) => PathBuf::from(dir),
+            (None, None) => ctx.root.join("data"),
+        };
+        let strict = strict() || ctx.config.get::<bool>("preprocessor.lab.strict")? == Some(true);
         let data = Data::load(&dir, std::env::var("LAB_MACHINE").ok().as_deref())?;
+        // First every claim of the book, so the instructors' page can list them all.
+        book.for_each_chapter_mut(|chapter| {
+            data.add_sites(claims::collect(&source_name(chapter), &chapter.content));
+        });
         let mut problems = Vec::new();
         book.for_each_chapter_mut(|chapter| {
-            let source = chapter
-                .source_path
-                .as_ref()
-                .map_or_else(|| chapter.name.clone(), |p| p.display().to_string());
+            let source = source_name(chapter);
             data.set_chapter(&source);
             match render::chapter(&chapter.content, &data) {
                 Ok(content) => chapter.content = content,
@@ -68,12 +84,38 @@ impl Preprocessor for Lab {
         for warning in data.warnings() {
             eprintln!("mdbook-lab: warning: {warning}");
         }
+        if let Ok(primary) = data.primary() {
+            let sites = data.sites();
+            eprint!("mdbook-lab: {}", claims::table(&sites, primary));
+            let broken = claims::contradicted(&sites, primary);
+            if strict && !broken.is_empty() {
+                bail!(
+                    "strict build: {} sentence(s) of the book say what {} does not show\n  {}",
+                    broken.len(),
+                    primary.machine.id,
+                    broken.join("\n  ")
+                );
+            }
+        }
         Ok(book)
     }
 
     fn supports_renderer(&self, renderer: &str) -> Result<bool> {
         Ok(renderer == "html")
     }
+}
+
+/// Whether a contradicted claim fails the build: `LAB_STRICT=1`, or `strict = true` in the
+/// book's `[preprocessor.lab]` (how `cargo xtask test` sets it, with `data-dir` for the data).
+fn strict() -> bool {
+    std::env::var("LAB_STRICT").is_ok_and(|v| v == "1")
+}
+
+fn source_name(chapter: &mdbook_preprocessor::book::Chapter) -> String {
+    chapter
+        .source_path
+        .as_ref()
+        .map_or_else(|| chapter.name.clone(), |p| p.display().to_string())
 }
 
 /// Reads mdBook's JSON from `input`, preprocesses, writes the book JSON to `output`.

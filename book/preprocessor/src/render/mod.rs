@@ -1,12 +1,16 @@
 //! Turning directives into HTML.
 
-use bench_data::{Figure, RunFile, Unit, Verdict};
+use bench_data::{Figure, RunFile};
+pub use bench_data::{citable, format_value};
 use wasm_lab::input::group_digits;
 
 use crate::data::Data;
 use crate::directive::{self, Directive};
 
 mod claim;
+mod machine;
+mod report;
+mod verdict;
 
 /// The chapter with every directive replaced, or every problem found in it.
 pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
@@ -33,38 +37,15 @@ fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
     match (d.name, d.args.as_slice()) {
         ("fig", [key]) => fig(key, data),
         ("fig-table", keys) if !keys.is_empty() => fig_table(keys, data),
-        ("claim", [key, op, bound]) => claim::claim(key, op, bound, data),
+        ("claim", words) => claim::claim(words, data),
+        ("verdict", [key, options @ ..]) => verdict::verdict(key, options, data),
+        ("machine", [fact]) => machine::fact(fact, data),
+        ("claims-report", []) => Ok(report::claims_report(data)),
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget(name, options),
         ("lab-quiz", [id]) => quiz(id),
         _ => Err("wrong arguments (see book/preprocessor/src/lib.rs for the forms)".into()),
-    }
-}
-
-/// A figure's value as the book prints it: `12.3 ns`, `1,024 B`, `0.98×`.
-pub fn format_value(unit: Unit, v: f64) -> String {
-    match unit {
-        Unit::Nanoseconds if v >= 1e6 => format!("{} ms", sig3(v / 1e6)),
-        Unit::Nanoseconds if v >= 1e3 => format!("{} µs", sig3(v / 1e3)),
-        Unit::Nanoseconds => format!("{} ns", sig3(v)),
-        Unit::Bytes => format!("{} B", group_digits(v.round() as u64)),
-        Unit::Count => group_digits(v.round() as u64),
-        Unit::Ratio if v >= 100.0 => format!("{}×", group_digits(v.round() as u64)),
-        Unit::Ratio => format!("{}×", sig3(v)),
-    }
-}
-
-/// Three significant digits, so a ratio of 0.0042 does not print as "0.00".
-fn sig3(v: f64) -> String {
-    match v {
-        v if v >= 100.0 => format!("{v:.0}"),
-        v if v >= 10.0 => format!("{v:.1}"),
-        v if v >= 1.0 || v <= 0.0 => format!("{v:.2}"),
-        v => {
-            let decimals = (2 - v.log10().floor() as i32).clamp(2, 9) as usize;
-            format!("{v:.decimals$}")
-        }
     }
 }
 
@@ -90,34 +71,35 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
     ))
 }
 
-/// Whether the gate lets this figure be printed as a value.
-pub fn citable(f: &Figure) -> bool {
-    match f.verdict {
-        Verdict::Absolute => true,
-        Verdict::RatioOnly => f.unit == Unit::Ratio,
-        Verdict::Unfit => false,
-    }
-}
-
 fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
-    let title = details(key, f, file);
+    let details = details(key, f, file);
+    let attrs = format!(
+        "class=\"lab-fig{}\" data-fig=\"{key}\" data-machine=\"{}\"",
+        if citable(f) { "" } else { " lab-unfit" },
+        escape(&file.machine.id)
+    );
     if citable(f) {
-        format!(
-            "<span class=\"lab-fig\" data-fig=\"{key}\" data-machine=\"{}\" title=\"{title}\">{}</span>",
-            file.machine.id,
-            format_value(f.unit, f.value)
-        )
+        popover(data, &attrs, &format_value(f.unit, f.value), &details)
     } else {
         data.warn(format!(
             "`{key}` on {} is not printed: the noise gate says {:?} ({})",
             file.machine.id, f.verdict, f.gate_note
         ));
-        format!(
-            "<span class=\"lab-fig lab-unfit\" data-fig=\"{key}\" data-machine=\"{}\" title=\"{title}\">not citable on this machine ({})</span>",
-            file.machine.id,
-            escape(&f.gate_note)
-        )
+        let shown = format!("not citable on this machine ({})", escape(&f.gate_note));
+        popover(data, &attrs, &shown, &details)
     }
+}
+
+/// A button showing `shown` whose popover holds `details` (HTML-escaped already): statistics and
+/// claim checks open on a click, a tap or Enter, not only under a hovering mouse. Chromium,
+/// Firefox and Safari support the `popover` attribute natively; without it the details stay in
+/// the button's accessible description.
+pub fn popover(data: &Data, attrs: &str, shown: &str, details: &str) -> String {
+    let id = data.next_id();
+    format!(
+        "<button type=\"button\" {attrs} popovertarget=\"{id}\" aria-describedby=\"{id}\">{shown}</button>\
+         <span class=\"lab-pop\" id=\"{id}\" popover>{details}</span>"
+    )
 }
 
 fn fig(key: &str, data: &Data) -> Result<String, String> {

@@ -1,4 +1,5 @@
 use super::*;
+use bench_data::Unit;
 
 fn file(id: &str, date: &str, figures: &str) -> RunFile {
     let text = format!(
@@ -13,8 +14,12 @@ fn file(id: &str, date: &str, figures: &str) -> RunFile {
 }
 
 fn figure(unit: &str, value: f64, cv: f64, verdict: &str) -> String {
+    spread(unit, value, value, value, cv, verdict)
+}
+
+fn spread(unit: &str, value: f64, low: f64, high: f64, cv: f64, verdict: &str) -> String {
     format!(
-        r#"{{"title":"t","unit":"{unit}","value":{value},"low":{value},"high":{value},"samples":50,"cv":{cv},"cv_plain":{cv},"verdict":"{verdict}","gate_note":"note"}}"#
+        r#"{{"title":"t","unit":"{unit}","value":{value},"low":{low},"high":{high},"samples":50,"cv":{cv},"cv_plain":{cv},"verdict":"{verdict}","gate_note":"note"}}"#
     )
 }
 
@@ -32,8 +37,8 @@ fn data() -> Data {
 #[test]
 fn cites_figures_with_provenance() {
     let out = chapter("It costs {{#fig a.ns}} and {{#fig a.bytes}}.", &data()).unwrap();
-    assert!(out.contains(">12.3 ns</span>"), "{out}");
-    assert!(out.contains(">152,000,000 B</span>"), "{out}");
+    assert!(out.contains(">12.3 ns</button>"), "{out}");
+    assert!(out.contains(">152,000,000 B</button>"), "{out}");
     assert!(out.contains("(m-one, 2026-11-30)"), "{out}");
 }
 
@@ -41,9 +46,9 @@ fn cites_figures_with_provenance() {
 fn the_gate_decides_what_is_printed() {
     let d = data();
     let out = chapter("{{#fig a.ratio}} / {{#fig a.noisy}}", &d).unwrap();
-    assert!(out.contains(">0.988×</span>"), "{out}");
+    assert!(out.contains(">0.988×</button>"), "{out}");
     assert!(out.contains("not citable on this machine"), "{out}");
-    assert!(!out.contains("40.0 ns<"), "{out}");
+    assert!(!out.contains(">40.0 ns<"), "{out}");
     assert_eq!(d.warnings().len(), 1);
 }
 
@@ -141,4 +146,154 @@ fn claims_are_checked_against_the_data() {
     assert!(vs.contains("data-holds=\"true\""), "{vs}");
     assert!(chapter("{{#claim a.bytes > a.nope}}", &d).unwrap_err()[0].contains("`a.nope`"));
     assert!(chapter("{{#claim no.key < 1}}", &d).unwrap_err()[0].contains("`no.key`"));
+}
+
+fn ratios() -> Data {
+    let figs = format!(
+        r#""r.less":{},"r.same":{},"r.unfit":{},"c.n":{}"#,
+        spread("ratio", 0.865, 0.864, 0.871, 0.03, "ratio_only"),
+        spread("ratio", 0.95, 0.91, 1.01, 0.16, "ratio_only"),
+        spread("ratio", 0.5, 0.1, 0.9, 0.4, "unfit"),
+        figure("count", 7.0, 0.0, "absolute"),
+    );
+    Data::from_files(vec![file("m-one", "2026-11-30T10:00:00Z", &figs)])
+}
+
+#[test]
+fn verdicts_say_what_the_interval_says() {
+    let d = ratios();
+    let out = chapter("{{#verdict r.less}}", &d).unwrap();
+    assert!(
+        out.contains(">0.865× [0.864–0.871]: less time</span>")
+            && out.contains("data-direction=\"less\""),
+        "{out}"
+    );
+    let out = chapter("{{#verdict r.same less=faster}}", &d).unwrap();
+    assert!(
+        out.contains("no measurable difference (the 95 % interval includes 1)"),
+        "{out}"
+    );
+    let out = chapter("{{#verdict r.less less=the_const_rent_is_faster}}", &d).unwrap();
+    assert!(out.contains(": the const rent is faster<"), "{out}");
+    assert!(
+        chapter("{{#verdict r.unfit}}", &d)
+            .unwrap()
+            .contains("too noisy to say")
+    );
+    assert_eq!(d.warnings().len(), 1);
+    // An expectation makes it a claim, with its mark.
+    let out = chapter("{{#verdict r.less expect=less}}", &d).unwrap();
+    assert!(out.contains("data-holds=\"true\""), "{out}");
+    let out = chapter("{{#verdict r.same expect=less}}", &d).unwrap();
+    assert!(
+        out.contains("data-holds=\"false\"") && out.contains("⚠"),
+        "{out}"
+    );
+    for (bad, says) in [
+        ("{{#verdict c.n}}", "not a ratio"),
+        ("{{#verdict r.less expect=faster}}", "not a direction"),
+        ("{{#verdict r.less color=red}}", "unknown verdict option"),
+        ("{{#verdict no.such}}", "`no.such`"),
+    ] {
+        let e = chapter(bad, &d).unwrap_err();
+        assert!(e[0].contains(says), "{bad}: {e:?}");
+    }
+}
+
+#[test]
+fn claims_use_every_operator_of_bench_data() {
+    let d = ratios();
+    for (text, holds) in [
+        ("{{#claim r.less below 1}}", true),
+        ("{{#claim r.same excludes 1}}", false),
+        ("{{#claim r.{less,same} < 1}}", true),
+        ("{{#claim r.* citable}}", false),
+        ("{{#claim c.n == 7}}", true),
+    ] {
+        let out = chapter(text, &d).unwrap();
+        assert!(
+            out.contains(&format!("data-holds=\"{holds}\"")),
+            "{text}: {out}"
+        );
+    }
+    let e = chapter("{{#claim nothing.* below 1}}", &d).unwrap_err();
+    assert!(e[0].contains("no figure matches"), "{e:?}");
+    let e = chapter("{{#claim r.less == 1}}", &d).unwrap_err();
+    assert!(e[0].contains("exact figures"), "{e:?}");
+}
+
+#[test]
+fn statistics_and_marks_open_without_a_mouse() {
+    let d = data();
+    let out = chapter("{{#fig a.ns}} {{#claim a.ratio < 1}}", &d).unwrap();
+    // Buttons take focus and open their popover on Enter, a click or a tap; no `title` tooltip.
+    assert_eq!(out.matches("<button type=\"button\"").count(), 2, "{out}");
+    assert!(
+        out.contains("popovertarget=\"lab-pop-1\"") && out.contains("id=\"lab-pop-1\" popover>"),
+        "{out}"
+    );
+    assert!(
+        out.contains("id=\"lab-pop-2\" popover>✓ a.ratio &lt; 1 on m-one"),
+        "{out}"
+    );
+    assert!(out.contains("median of 50 samples"), "{out}");
+    assert!(!out.contains("title="), "{out}");
+}
+
+#[test]
+fn machine_facts_come_from_the_data() {
+    let d = data();
+    let out = chapter(
+        "glibc here is {{#machine libc}} on {{#machine cores}} cores",
+        &d,
+    )
+    .unwrap();
+    assert!(
+        out.contains(">glibc 2.36</span>") && out.contains(">2</span>"),
+        "{out}"
+    );
+    assert!(chapter("{{#machine colour}}", &d).unwrap_err()[0].contains("not a machine fact"));
+}
+
+#[test]
+fn the_instructors_report_lists_every_claim_on_every_machine() {
+    let one = format!(
+        r#""r.x":{}"#,
+        spread("ratio", 0.8, 0.7, 0.9, 0.03, "ratio_only")
+    );
+    let two = format!(
+        r#""r.x":{}"#,
+        spread("ratio", 1.2, 1.1, 1.3, 0.03, "ratio_only")
+    );
+    let d = Data::from_files(vec![
+        file("m-one", "2026-11-30T10:00:00Z", &one),
+        file("m-two", "2026-11-29T10:00:00Z", &two),
+        file("m-three", "2026-11-28T10:00:00Z", ""),
+    ]);
+    let text = "# C\n\nThe pool is faster {{#claim r.x below 1}}.\n";
+    d.add_sites(crate::claims::collect("c.md", text));
+    let out = chapter("{{#claims-report}}", &d).unwrap();
+    assert!(
+        out.contains("c.md:3") && out.contains("The pool is faster."),
+        "{out}"
+    );
+    assert_eq!(out.matches("data-mark=").count(), 3, "{out}");
+    assert!(
+        out.contains("data-mark=\"✓\"")
+            && out.contains("data-mark=\"⚠\"")
+            && out.contains("data-mark=\"?\""),
+        "{out}"
+    );
+    let sites = d.sites();
+    let table = crate::claims::table(&sites, &d.files()[1]);
+    assert!(
+        table.contains("⚠  c.md:3") && table.contains("1 claims: 0 ✓, 1 ⚠"),
+        "{table}"
+    );
+    let broken = crate::claims::contradicted(&sites, &d.files()[1]);
+    assert!(
+        broken[0].contains("c.md:3") && broken[0].contains("The pool is faster"),
+        "{broken:?}"
+    );
+    assert!(crate::claims::contradicted(&sites, &d.files()[0]).is_empty());
 }

@@ -1,0 +1,497 @@
+//! Claims and verdicts: what a sentence of the book says about the data, decided by the data.
+//!
+//! A sentence that compares measured things carries a [`Claim`] (`{{#claim KEY OP VALUE}}` in a
+//! chapter) or renders its conclusion with a [`Direction`] (`{{#verdict KEY}}`). Both are decided
+//! here, once, for the book's preprocessor and for the end-to-end tests that read the built pages:
+//! two copies of the comparison could disagree about what a page should show.
+//!
+//! ## Operators
+//!
+//! | claim | holds when |
+//! |---|---|
+//! | `KEY < V`, `<=`, `>`, `>=` | the median compares so with `V` |
+//! | `KEY == V`, `!=` | an exact figure (bytes, count) equals `V` (or not) |
+//! | `KEY below V` / `above V` | the whole 95 % interval is under / over `V` |
+//! | `KEY includes V` / `excludes V` | the 95 % interval contains `V` / does not |
+//! | `KEY citable` / `not-citable` | the noise gate lets the book print it (or not) |
+//!
+//! `V` is a number or another figure's key (its median; for `below`/`above`, its interval's far
+//! end). `KEY` may name several figures — `peers.*.pool_vs_{system,mimalloc}` (`*` matches within
+//! one dot-separated part, `{a,b}` lists alternatives) — and then the claim holds only when it holds
+//! for every one of them ("the pool beats every peer at every size").
+//!
+//! ## Marks
+//!
+//! [`Mark::Holds`] ✓, [`Mark::Contradicted`] ⚠, [`Mark::Open`] ? (a figure the noise gate found
+//! too noisy: nothing can be concluded), [`Mark::Missing`] ? (the file has no such figure).
+//!
+//! ## The verdict rule
+//!
+//! A ratio's conclusion comes from its 95 % interval against 1 ([`direction`]): the whole interval
+//! under 1 is [`Direction::Less`], over 1 is [`Direction::More`], an interval that includes 1 is
+//! [`Direction::Same`] ("no measurable difference"), and a figure the gate rejected is
+//! [`Direction::Unfit`]. A median alone never decides: 0.99 with an interval of 0.95–1.03 is "the
+//! same".
+
+use std::fmt;
+
+use crate::format::{citable, format_value, format_with_interval};
+use crate::{Figure, RunFile, Unit, Verdict};
+
+/// A comparison a sentence makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    Below,
+    Above,
+    Includes,
+    Excludes,
+    Citable,
+    NotCitable,
+}
+
+impl Op {
+    pub const ALL: [Op; 12] = [
+        Op::Lt,
+        Op::Le,
+        Op::Gt,
+        Op::Ge,
+        Op::Eq,
+        Op::Ne,
+        Op::Below,
+        Op::Above,
+        Op::Includes,
+        Op::Excludes,
+        Op::Citable,
+        Op::NotCitable,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Below => "below",
+            Op::Above => "above",
+            Op::Includes => "includes",
+            Op::Excludes => "excludes",
+            Op::Citable => "citable",
+            Op::NotCitable => "not-citable",
+        }
+    }
+
+    fn takes_bound(self) -> bool {
+        !matches!(self, Op::Citable | Op::NotCitable)
+    }
+}
+
+/// What a figure is compared with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bound {
+    Number(f64),
+    /// Another figure of the same machine.
+    Figure(String),
+}
+
+/// One claim: `KEY OP [VALUE]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// A key, or a pattern naming several (`*`, `{a,b}`).
+    pub keys: String,
+    pub op: Op,
+    pub bound: Option<Bound>,
+}
+
+/// What a claim's check found on one machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    Holds,
+    /// A figure is too noisy to decide.
+    Open,
+    /// The file has no such figure.
+    Missing,
+    Contradicted,
+}
+
+impl Mark {
+    /// ✓, ⚠ or ?, as the book shows it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Holds => "✓",
+            Mark::Contradicted => "⚠",
+            Mark::Open | Mark::Missing => "?",
+        }
+    }
+}
+
+/// A claim's check: the mark and what the data shows, in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub mark: Mark,
+    pub shows: String,
+}
+
+impl Claim {
+    /// Parses the words of `{{#claim …}}`: `KEY OP VALUE`, or `KEY citable` / `KEY not-citable`.
+    pub fn parse(words: &[&str]) -> Result<Claim, String> {
+        let known = || {
+            Op::ALL
+                .iter()
+                .map(|o| o.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (keys, op, bound) = match words {
+            [keys, op] => (keys, op, None),
+            [keys, op, bound] => (keys, op, Some(*bound)),
+            _ => return Err("a claim is `KEY OP VALUE` or `KEY citable`".into()),
+        };
+        let Some(op) = Op::ALL.into_iter().find(|o| o.as_str() == *op) else {
+            return Err(format!(
+                "`{op}` is not a comparison (use one of {})",
+                known()
+            ));
+        };
+        let bound = match (op.takes_bound(), bound) {
+            (false, None) => None,
+            (false, Some(_)) => return Err(format!("`{}` takes no value", op.as_str())),
+            (true, None) => return Err(format!("`{}` needs a value", op.as_str())),
+            (true, Some(b)) => Some(match b.parse::<f64>() {
+                Ok(v) if v.is_finite() => Bound::Number(v),
+                _ if b.contains('.') => Bound::Figure(b.to_string()),
+                _ => {
+                    return Err(format!("`{b}` is not a number or a figure to compare with"));
+                }
+            }),
+        };
+        Ok(Claim {
+            keys: keys.to_string(),
+            op,
+            bound,
+        })
+    }
+
+    /// Parses a claim written out as by [`Claim`]'s `Display` (`a.b below 1`).
+    pub fn parse_text(text: &str) -> Result<Claim, String> {
+        Claim::parse(&text.split_whitespace().collect::<Vec<_>>())
+    }
+
+    /// Whether the claim is about several figures ("every one of these").
+    pub fn is_every(&self) -> bool {
+        self.keys.contains(['*', '{'])
+    }
+
+    /// Checks the claim against one machine's data. An error is a claim no data can decide
+    /// (equality of two timings); a missing figure is a [`Mark::Missing`], since another machine
+    /// may lack what the primary one has.
+    pub fn check(&self, file: &RunFile) -> Result<Check, String> {
+        let keys = matching_keys(&self.keys, file);
+        if keys.is_empty() {
+            return Ok(Check {
+                mark: Mark::Missing,
+                shows: format!("no figure `{}` on {}", self.keys, file.machine.id),
+            });
+        }
+        let mut checks = Vec::with_capacity(keys.len());
+        for key in &keys {
+            checks.push((key, self.check_one(key, file)?));
+        }
+        if !self.is_every() {
+            return Ok(checks.remove(0).1);
+        }
+        let worst = checks
+            .iter()
+            .map(|(_, c)| c.mark)
+            .max()
+            .unwrap_or(Mark::Missing);
+        let shows = if worst == Mark::Holds {
+            format!("all {} hold", checks.len())
+        } else {
+            let bad: Vec<String> = checks
+                .iter()
+                .filter(|(_, c)| c.mark == worst)
+                .map(|(k, c)| format!("{k}: {}", c.shows))
+                .collect();
+            format!(
+                "{} of {} hold; {}",
+                checks.iter().filter(|(_, c)| c.mark == Mark::Holds).count(),
+                checks.len(),
+                bad.join("; ")
+            )
+        };
+        Ok(Check { mark: worst, shows })
+    }
+
+    fn check_one(&self, key: &str, file: &RunFile) -> Result<Check, String> {
+        let Some(f) = file.figures.get(key) else {
+            return Ok(Check {
+                mark: Mark::Missing,
+                shows: format!("no figure `{key}` on {}", file.machine.id),
+            });
+        };
+        let measured = format_with_interval(f);
+        let done = |holds: bool, shows: String| {
+            Ok(Check {
+                mark: if holds {
+                    Mark::Holds
+                } else {
+                    Mark::Contradicted
+                },
+                shows,
+            })
+        };
+        match self.op {
+            Op::Citable | Op::NotCitable => {
+                let is = citable(f);
+                let shows = format!(
+                    "{} ({:?}: {})",
+                    if is { "citable" } else { "not citable" },
+                    f.verdict,
+                    f.gate_note
+                );
+                return done(is == (self.op == Op::Citable), shows);
+            }
+            _ => {}
+        }
+        let (limit, other) = match &self.bound {
+            Some(Bound::Number(v)) => (*v, None),
+            Some(Bound::Figure(k)) => match file.figures.get(k) {
+                Some(o) => (o.value, Some(o)),
+                None => {
+                    return Ok(Check {
+                        mark: Mark::Missing,
+                        shows: format!("no figure `{k}` on {}", file.machine.id),
+                    });
+                }
+            },
+            None => return Err(format!("`{}` needs a value", self.op.as_str())),
+        };
+        if matches!(self.op, Op::Eq | Op::Ne) {
+            let exact = |f: &Figure| matches!(f.unit, Unit::Bytes | Unit::Count);
+            if !exact(f) || other.is_some_and(|o| !exact(o)) {
+                return Err(format!(
+                    "`{}` compares exact figures (bytes, counts); `{key}` is measured with noise: use below, above, includes or excludes",
+                    self.op.as_str()
+                ));
+            }
+        }
+        if f.verdict == Verdict::Unfit || other.is_some_and(|o| o.verdict == Verdict::Unfit) {
+            let noisy = if f.verdict == Verdict::Unfit {
+                (key, f)
+            } else {
+                (
+                    match &self.bound {
+                        Some(Bound::Figure(k)) => k.as_str(),
+                        _ => key,
+                    },
+                    other.unwrap_or(f),
+                )
+            };
+            return Ok(Check {
+                mark: Mark::Open,
+                shows: format!("{} too noisy to say ({})", noisy.0, noisy.1.gate_note),
+            });
+        }
+        let against = match other {
+            Some(o) => format!("{} ({})", format_with_interval(o), self.bound_text()),
+            None if f.unit == Unit::Ratio => limit.to_string(),
+            None => format_value(f.unit, limit),
+        };
+        let (lo, hi) = match other {
+            Some(o) => (o.low, o.high),
+            None => (limit, limit),
+        };
+        let holds = match self.op {
+            Op::Lt => f.value < limit,
+            Op::Le => f.value <= limit,
+            Op::Gt => f.value > limit,
+            Op::Ge => f.value >= limit,
+            Op::Eq => f.value == limit,
+            Op::Ne => f.value != limit,
+            Op::Below => f.high < lo,
+            Op::Above => f.low > hi,
+            Op::Includes => f.low <= limit && limit <= f.high,
+            Op::Excludes => !(f.low <= limit && limit <= f.high),
+            Op::Citable | Op::NotCitable => unreachable!("decided above"),
+        };
+        let relation = match (self.op, holds) {
+            (Op::Below | Op::Above | Op::Includes | Op::Excludes, _) => {
+                let side = if f.high < lo {
+                    "wholly below"
+                } else if f.low > hi {
+                    "wholly above"
+                } else {
+                    "includes"
+                };
+                format!("interval {side} {against}")
+            }
+            (op, true) => format!("{} {against}", op.as_str()),
+            (op, false) => format!("not {} {against}", op.as_str()),
+        };
+        done(holds, format!("{measured}: {relation}"))
+    }
+
+    fn bound_text(&self) -> String {
+        match &self.bound {
+            Some(Bound::Number(v)) => v.to_string(),
+            Some(Bound::Figure(k)) => k.clone(),
+            None => String::new(),
+        }
+    }
+}
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.keys, self.op.as_str())?;
+        if self.bound.is_some() {
+            write!(f, " {}", self.bound_text())?;
+        }
+        Ok(())
+    }
+}
+
+/// The figures `pattern` names in `file`, in key order. A plain key (or `{a,b}` alternative)
+/// names itself even when missing, so the check reports it missing; `*` names whatever matches,
+/// possibly nothing.
+pub fn matching_keys(pattern: &str, file: &RunFile) -> Vec<String> {
+    let mut out = Vec::new();
+    for alternative in expand_braces(pattern) {
+        if alternative.contains('*') {
+            out.extend(
+                file.figures
+                    .keys()
+                    .filter(|k| glob(alternative.as_bytes(), k.as_bytes()))
+                    .cloned(),
+            );
+        } else {
+            out.push(alternative);
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `a.{b,c}.d` → `a.b.d`, `a.c.d` (nested groups are not needed and not supported).
+fn expand_braces(pattern: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (pattern.find('{'), pattern.find('}')) else {
+        return vec![pattern.to_string()];
+    };
+    if close < open {
+        return vec![pattern.to_string()];
+    }
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    pattern[open + 1..close]
+        .split(',')
+        .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
+        .collect()
+}
+
+/// `*` matches any run of characters other than `.`.
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => text.is_empty(),
+        Some((b'*', rest)) => (0..=text.len())
+            .take_while(|&i| i == 0 || text[i - 1] != b'.')
+            .any(|i| glob(rest, &text[i..])),
+        Some((c, rest)) => text.first() == Some(c) && glob(rest, &text[1..]),
+    }
+}
+
+/// What a ratio's interval says against a reference (1 for "the same").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// The whole interval is under the reference.
+    Less,
+    /// The whole interval is over it.
+    More,
+    /// The interval includes it: no measurable difference.
+    Same,
+    /// The noise gate rejected the figure: nothing to conclude.
+    Unfit,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Less => "less",
+            Direction::More => "more",
+            Direction::Same => "same",
+            Direction::Unfit => "unfit",
+        }
+    }
+
+    /// `less`, `more` or `same` (what a sentence may expect; never `unfit`).
+    pub fn parse(word: &str) -> Result<Direction, String> {
+        match word {
+            "less" => Ok(Direction::Less),
+            "more" => Ok(Direction::More),
+            "same" => Ok(Direction::Same),
+            _ => Err(format!(
+                "`{word}` is not a direction (use less, more or same)"
+            )),
+        }
+    }
+
+    /// The claim a sentence makes when it expects this direction of `key` (against 1).
+    pub fn claim(self, key: &str) -> Claim {
+        let op = match self {
+            Direction::Less => Op::Below,
+            Direction::More => Op::Above,
+            Direction::Same | Direction::Unfit => Op::Includes,
+        };
+        Claim {
+            keys: key.to_string(),
+            op,
+            bound: Some(Bound::Number(1.0)),
+        }
+    }
+}
+
+/// The verdict rule: where the figure's 95 % interval lies against `reference`.
+///
+/// ```
+/// use bench_data::claim::{direction, Direction};
+/// # let mut f = bench_data::Figure { title: String::new(), unit: bench_data::Unit::Ratio,
+/// #     value: 0.865, low: 0.864, high: 0.871, samples: 400, cv: 0.03, cv_plain: 0.03,
+/// #     verdict: bench_data::Verdict::RatioOnly, gate_note: String::new() };
+/// assert_eq!(direction(&f, 1.0), Direction::Less);
+/// f.high = 1.01;
+/// assert_eq!(direction(&f, 1.0), Direction::Same);
+/// ```
+pub fn direction(f: &Figure, reference: f64) -> Direction {
+    if f.verdict == Verdict::Unfit {
+        Direction::Unfit
+    } else if f.high < reference {
+        Direction::Less
+    } else if f.low > reference {
+        Direction::More
+    } else {
+        Direction::Same
+    }
+}
+
+/// The words a verdict renders: `0.865× [0.864–0.871]: less time`. `less` and `more` are the
+/// sentence's words for each side (default "less time", "more time").
+pub fn verdict_words(f: &Figure, less: &str, more: &str) -> String {
+    let measured = format_with_interval(f);
+    match direction(f, 1.0) {
+        Direction::Less => format!("{measured}: {less}"),
+        Direction::More => format!("{measured}: {more}"),
+        Direction::Same => {
+            format!("{measured}: no measurable difference (the 95 % interval includes 1)")
+        }
+        Direction::Unfit => format!("not citable ({}): too noisy to say which way", f.gate_note),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,232 @@
+//! Every operator and the verdict rule on synthetic data: holds, contradicted, missing key, unfit
+//! figure.
+
+use super::*;
+use crate::tests::sample;
+
+fn fig(unit: Unit, value: f64, low: f64, high: f64, verdict: Verdict) -> Figure {
+    Figure {
+        title: "t".into(),
+        unit,
+        value,
+        low,
+        high,
+        samples: 50,
+        cv: 0.01,
+        cv_plain: 0.01,
+        verdict,
+        gate_note: "note".into(),
+    }
+}
+
+/// A machine with a ratio under 1 (`r.less`), one straddling 1 (`r.same`), one over 1
+/// (`r.more`), a noisy one (`r.unfit`), two counts and a timing the gate keeps as ratio-only.
+fn file() -> RunFile {
+    let mut f = sample();
+    let figures = [
+        (
+            "r.less",
+            fig(Unit::Ratio, 0.865, 0.864, 0.871, Verdict::RatioOnly),
+        ),
+        (
+            "r.same",
+            fig(Unit::Ratio, 0.95, 0.91, 1.01, Verdict::RatioOnly),
+        ),
+        (
+            "r.more",
+            fig(Unit::Ratio, 62.0, 61.2, 62.7, Verdict::RatioOnly),
+        ),
+        ("r.unfit", fig(Unit::Ratio, 0.5, 0.1, 0.9, Verdict::Unfit)),
+        (
+            "c.seven",
+            fig(Unit::Count, 7.0, 7.0, 7.0, Verdict::Absolute),
+        ),
+        ("c.nine", fig(Unit::Bytes, 9.0, 9.0, 9.0, Verdict::Absolute)),
+        (
+            "t.busy",
+            fig(Unit::Nanoseconds, 40.0, 39.0, 41.0, Verdict::RatioOnly),
+        ),
+    ];
+    for (k, v) in figures {
+        f.figures.insert(k.into(), v);
+    }
+    f
+}
+
+#[track_caller]
+fn mark(claim: &str) -> Mark {
+    let c = Claim::parse_text(claim).unwrap_or_else(|e| panic!("{claim}: {e}"));
+    c.check(&file())
+        .unwrap_or_else(|e| panic!("{claim}: {e}"))
+        .mark
+}
+
+#[track_caller]
+fn marks(cases: &[(&str, Mark)]) {
+    for (claim, want) in cases {
+        assert_eq!(mark(claim), *want, "{claim}");
+    }
+}
+
+use Mark::{Contradicted as No, Holds as Yes, Missing, Open};
+
+#[test]
+fn value_comparisons() {
+    marks(&[
+        ("r.less < 1", Yes),
+        ("r.less < 0.8", No),
+        ("r.less <= 0.865", Yes),
+        ("r.less > 0.9", No),
+        ("r.more > 50", Yes),
+        ("r.more >= 62", Yes),
+        ("r.more >= 63", No),
+        ("c.nine > c.seven", Yes),
+        ("c.seven > c.nine", No),
+    ]);
+}
+
+#[test]
+fn equality_is_for_exact_figures() {
+    marks(&[
+        ("c.seven == 7", Yes),
+        ("c.seven == 8", No),
+        ("c.seven != 8", Yes),
+        ("c.seven != 7", No),
+        ("c.seven == c.nine", No),
+    ]);
+    let e = Claim::parse_text("r.less == 1")
+        .unwrap()
+        .check(&file())
+        .unwrap_err();
+    assert!(e.contains("exact figures"), "{e}");
+}
+
+#[test]
+fn interval_operators() {
+    marks(&[
+        ("r.less below 1", Yes),
+        ("r.same below 1", No),
+        ("r.more below 1", No),
+        ("r.more above 1", Yes),
+        ("r.same above 1", No),
+        ("r.same includes 1", Yes),
+        ("r.less includes 1", No),
+        ("r.less excludes 1", Yes),
+        ("r.same excludes 1", No),
+        // Against another figure: wholly under its interval.
+        ("r.less below r.more", Yes),
+        ("r.more above r.same", Yes),
+    ]);
+}
+
+#[test]
+fn citable_and_not() {
+    marks(&[
+        ("r.less citable", Yes),
+        ("r.unfit citable", No),
+        ("r.unfit not-citable", Yes),
+        ("c.seven not-citable", No),
+        // A ratio-only timing cannot be printed as an absolute value.
+        ("t.busy citable", No),
+        ("t.busy not-citable", Yes),
+    ]);
+}
+
+#[test]
+fn unfit_figures_leave_the_claim_open() {
+    marks(&[
+        ("r.unfit < 1", Open),
+        ("r.unfit below 1", Open),
+        ("r.less < r.unfit", Open),
+    ]);
+    let c = Claim::parse_text("r.unfit below 1").unwrap();
+    assert!(c.check(&file()).unwrap().shows.contains("too noisy"));
+}
+
+#[test]
+fn missing_keys_are_reported_missing() {
+    marks(&[
+        ("no.such < 1", Missing),
+        ("r.less < no.such", Missing),
+        ("nothing.* below 1", Missing),
+        ("r.{less,nope} below 1", Missing),
+    ]);
+    let c = Claim::parse_text("no.such < 1").unwrap();
+    assert!(c.check(&file()).unwrap().shows.contains("`no.such`"));
+}
+
+#[test]
+fn every_one_of_these_keys() {
+    marks(&[
+        ("r.{less,same} < 1", Yes),
+        ("r.{less,same} below 1", No),
+        ("r.{less,more} citable", Yes),
+        ("c.* == 7", No),
+        ("c.* >= 7", Yes),
+        ("r.* citable", No),
+        ("r.{less,unfit} < 1", Open),
+    ]);
+    let c = Claim::parse_text("r.{less,same} below 1").unwrap();
+    let shows = c.check(&file()).unwrap().shows;
+    assert!(
+        shows.contains("1 of 2 hold") && shows.contains("r.same"),
+        "{shows}"
+    );
+    // `*` stays within one part of the key.
+    assert_eq!(matching_keys("r*", &file()), Vec::<String>::new());
+    assert_eq!(matching_keys("c.*", &file()), vec!["c.nine", "c.seven"]);
+}
+
+#[test]
+fn malformed_claims_are_refused() {
+    for (text, says) in [
+        ("r.less ~ 1", "not a comparison"),
+        ("r.less < x", "not a number"),
+        ("r.less <", "needs a value"),
+        ("r.less citable 1", "takes no value"),
+        ("r.less", "KEY OP VALUE"),
+    ] {
+        let e = Claim::parse_text(text).unwrap_err();
+        assert!(e.contains(says), "{text}: {e}");
+    }
+    // Display writes what parse reads.
+    for text in ["a.b below 1", "a.* citable", "a.b > c.d"] {
+        assert_eq!(Claim::parse_text(text).unwrap().to_string(), text);
+    }
+}
+
+#[test]
+fn the_verdict_rule() {
+    let f = file();
+    let d = |k: &str| direction(&f.figures[k], 1.0);
+    assert_eq!(d("r.less"), Direction::Less);
+    assert_eq!(d("r.more"), Direction::More);
+    assert_eq!(d("r.same"), Direction::Same);
+    assert_eq!(d("r.unfit"), Direction::Unfit);
+    let words = |k: &str| verdict_words(&f.figures[k], "less time", "more time");
+    assert_eq!(words("r.less"), "0.865× [0.864–0.871]: less time");
+    assert_eq!(words("r.more"), "62.0× [61.2–62.7]: more time");
+    assert_eq!(
+        words("r.same"),
+        "0.950× [0.910–1.01]: no measurable difference (the 95 % interval includes 1)"
+    );
+    assert!(words("r.unfit").starts_with("not citable"));
+    // A bound next to 1 keeps the digits that show its side of 1.
+    let near = fig(Unit::Ratio, 0.9978, 0.9956, 0.99991, Verdict::RatioOnly);
+    assert_eq!(
+        verdict_words(&near, "less", "more"),
+        "0.998× [0.996–0.99991]: less"
+    );
+    // What a sentence expects, as a claim: holds exactly when the rule gives that direction.
+    for key in ["r.less", "r.more", "r.same"] {
+        for want in [Direction::Less, Direction::More, Direction::Same] {
+            let check = want.claim(key).check(&f).unwrap();
+            assert_eq!(check.mark == Mark::Holds, d(key) == want, "{key} {want:?}");
+        }
+    }
+    assert_eq!(
+        Direction::Less.claim("r.unfit").check(&f).unwrap().mark,
+        Mark::Open
+    );
+    assert!(Direction::parse("faster").is_err());
+}

@@ -1,0 +1,57 @@
+//! `{{#verdict KEY [expect=less|more|same] [less=WORDS] [more=WORDS]}}`: a ratio's conclusion in
+//! words the data decides, e.g. "0.865× [0.864–0.871]: less time", or "no measurable difference
+//! (the 95 % interval includes 1)".
+//!
+//! The rule is `bench_data::claim::direction` (the whole 95 % interval against 1). `less=` and
+//! `more=` give the sentence's words for each side (`_` for a space; default "less time" and
+//! "more time"). With `expect=`, the sentence also depends on the direction (its other words say
+//! which way it goes): the verdict then carries a claim mark, and a strict build fails when the
+//! data goes the other way.
+
+use bench_data::Unit;
+use bench_data::claim::{Direction, direction, verdict_words};
+
+use super::{claim, escape};
+use crate::data::Data;
+
+pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, String> {
+    let (file, f) = data.figure(key)?;
+    if f.unit != Unit::Ratio {
+        return Err(format!(
+            "`{key}` is not a ratio: a verdict compares a ratio with 1 (use a claim for other figures)"
+        ));
+    }
+    let (mut less, mut more, mut expect) = ("less time".to_string(), "more time".to_string(), None);
+    for option in options {
+        match option.split_once('=') {
+            Some(("less", w)) => less = w.replace('_', " "),
+            Some(("more", w)) => more = w.replace('_', " "),
+            Some(("expect", w)) => expect = Some(Direction::parse(w)?),
+            _ => {
+                return Err(format!(
+                    "unknown verdict option `{option}` (known: expect=less|more|same, less=WORDS, more=WORDS)"
+                ));
+            }
+        }
+    }
+    let dir = direction(f, 1.0);
+    let words = verdict_words(f, &less, &more);
+    let mut html = format!(
+        "<span class=\"lab-data-verdict\" data-verdict=\"{key}\" data-machine=\"{}\" data-direction=\"{}\">{}</span>",
+        escape(&file.machine.id),
+        dir.as_str(),
+        escape(&words)
+    );
+    if dir == Direction::Unfit {
+        data.warn(format!(
+            "verdict on `{key}` on {}: too noisy to say ({})",
+            file.machine.id, f.gate_note
+        ));
+    }
+    if let Some(expect) = expect {
+        let claim = expect.claim(key);
+        let check = claim.check(file)?;
+        html.push_str(&claim::mark(&claim, &check, data));
+    }
+    Ok(html)
+}
