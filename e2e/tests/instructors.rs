@@ -26,23 +26,27 @@ async fn the_report_gives_every_claim_its_mark_on_every_machine() -> Result<()> 
     ensure!(sites.len() >= 50, "only {} claims in the book", sites.len());
     let b = Browser::start().await?;
     b.open("instructors.html").await?;
-    let rows = b
+    // One round trip for the whole table: [claim, [mark per machine…]] per row.
+    let v = b
         .driver
-        .find_all(By::Css(".lab-claims-report tbody tr"))
+        .execute(
+            "return [...document.querySelectorAll('.lab-claims-report tbody tr')].map(r => \
+             [r.querySelector('code').textContent, \
+              [...r.querySelectorAll('td[data-mark]')].map(c => c.dataset.mark)]);",
+            vec![],
+        )
         .await?;
+    let rows: Vec<(String, Vec<String>)> = serde_json::from_value(v.json().clone())?;
     ensure!(
         rows.len() == sites.len(),
         "the report has {} rows, the book {} claims",
         rows.len(),
         sites.len()
     );
-    for (row, site) in rows.iter().zip(&sites) {
-        let code = row.find(By::Css("code")).await?.text().await?;
-        ensure!(code == site.claim.to_string(), "{code} ≠ {}", site.claim);
-        let cells = row.find_all(By::Css("td[data-mark]")).await?;
-        ensure!(cells.len() == data.files().len());
-        for (cell, file) in cells.iter().zip(data.files()) {
-            let shown = cell.attr("data-mark").await?.unwrap_or_default();
+    for ((code, marks), site) in rows.iter().zip(&sites) {
+        ensure!(*code == site.claim.to_string(), "{code} ≠ {}", site.claim);
+        ensure!(marks.len() == data.files().len());
+        for (shown, file) in marks.iter().zip(data.files()) {
             let want = site.check(file).mark.symbol();
             ensure!(
                 shown == want,
@@ -102,11 +106,11 @@ async fn statistics_and_claim_marks_open_from_the_keyboard() -> Result<()> {
         let (open, text) = popover_open(&b, &button).await?;
         ensure!(open, "{selector}: Enter did not open its popover");
         ensure!(text.contains(says), "{selector}: popover says {text:?}");
-        // Escape closes it again.
-        button.send_keys(Key::Escape).await?;
+        // Enter again closes it.
+        button.send_keys(Key::Enter).await?;
         ensure!(
             !popover_open(&b, &button).await?.0,
-            "{selector}: Escape left it open"
+            "{selector}: a second Enter left it open"
         );
     }
     b.assert_no_errors().await?;
