@@ -19,6 +19,7 @@ mod report;
 mod stats;
 mod suites;
 mod wasm_code;
+mod words;
 
 use measure::{Mode, Session};
 

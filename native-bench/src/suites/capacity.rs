@@ -7,9 +7,11 @@ use anyhow::{Result, anyhow};
 use bench_data::Unit;
 use serde::Serialize;
 use wasm_lab::alloc_count::measure;
+use wasm_lab::input::group_digits;
 use wasm_lab::pool::{SharedConfig, SharedPool};
 
 use crate::measure::Session;
+use crate::words;
 
 pub const HELD: &[usize] = &[1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 pub const SIZES: &[usize] = &[1024, 81_920];
@@ -99,8 +101,11 @@ pub fn run(s: &mut Session) -> Result<()> {
             for &held in HELD {
                 let row = measure_round(size, held, config)?;
                 let desc = format!(
-                    "{held} buffers of {size} B held at once, {} partitions × {}",
-                    config.partitions, config.arrays_per_partition
+                    "{} of {} B held at once, {} × {}",
+                    words::count(held as u64, "buffer", "buffers"),
+                    group_digits(size as u64),
+                    words::count(config.partitions as u64, "partition", "partitions"),
+                    config.arrays_per_partition
                 );
                 s.exact(
                     &format!("capacity.{size}.{name}.{held}.bytes_per_round"),

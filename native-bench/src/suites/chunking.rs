@@ -120,7 +120,16 @@ pub fn run(s: &mut Session) -> Result<()> {
             for (big, title) in [(25_000, "25,000"), (40_000, "40,000")] {
                 s.ratio_of(
                     &format!("chunking.{m}.{name}.{big}_vs_20000"),
-                    &format!("time per run, chunks of {title} ÷ 20,000 i32 ({name}, {m})"),
+                    &format!(
+                        "time per run, chunks of {title} ÷ 20,000 i32 ({} on {}, chunks {})",
+                        strategy.name(),
+                        source.name(),
+                        if mode == Mode::Hold {
+                            "held"
+                        } else {
+                            "dropped"
+                        }
+                    ),
                     &format!("chunking.{big}.{m}.{name}"),
                     &format!("chunking.20000.{m}.{name}"),
                 );

@@ -12,6 +12,7 @@ use wasm_lab::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;
+use crate::words;
 
 pub const SIZES: &[usize] = &[16, 1024, 16_384, 81_920, 1_048_576];
 pub const PEERS: &[&str] = &[
@@ -127,7 +128,7 @@ pub fn run(s: &mut Session) -> Result<()> {
             for peer in &PEERS[1..] {
                 s.ratio_of(
                     &format!("peers.{n}.pool_vs_{peer}{w}"),
-                    &format!("{what}: this pool ÷ {peer}"),
+                    &format!("{what}: this pool ÷ {}", words::peer(peer)),
                     &key("pool"),
                     &key(peer),
                 );

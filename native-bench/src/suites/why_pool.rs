@@ -9,6 +9,7 @@ use wasm_lab::pool::SharedPool;
 use crate::child;
 use crate::measure::Session;
 use crate::probes::{FirstUse, pooled_line};
+use crate::words;
 
 pub const LINE_BYTES: u64 = 128;
 pub const LINES: &[u64] = &[1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
@@ -43,13 +44,19 @@ pub fn run(s: &mut Session) -> Result<()> {
             };
             s.exact(
                 &format!("why_pool.{n}.{what}.bytes"),
-                &format!("bytes allocated for {n} order lines, {how} per line"),
+                &format!(
+                    "bytes allocated for {}, {how} per line",
+                    words::count(n, "order line", "order lines")
+                ),
                 Unit::Bytes,
                 st.bytes_requested as f64,
             )?;
             s.exact(
                 &format!("why_pool.{n}.{what}.allocations"),
-                &format!("allocations for {n} order lines, {how} per line"),
+                &format!(
+                    "allocations for {}, {how} per line",
+                    words::count(n, "order line", "order lines")
+                ),
                 Unit::Count,
                 (st.allocations + st.reallocations) as f64,
             )?;
