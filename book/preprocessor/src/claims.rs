@@ -110,10 +110,14 @@ pub fn sentence_at(content: &str, at: usize) -> String {
     }
     shown.push_str(&raw[last..]);
     let text = shown.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = text
-        .replace(" .", ".")
-        .replace(" ,", ",")
-        .replace(" ;", ";");
+    // A removed claim leaves a space before the punctuation after it (but ".NET" keeps its own).
+    let mut text = text
+        .replace(" . ", ". ")
+        .replace(" , ", ", ")
+        .replace(" ; ", "; ");
+    if text.ends_with(" .") {
+        text.replace_range(text.len() - 2.., ".");
+    }
     let text = text.trim_start_matches("- ").replace("**", "");
     shorten(&text, 100)
 }
@@ -199,9 +203,12 @@ mod tests {
 
     #[test]
     fn sentences_are_cut_at_their_ends_not_inside_directives() {
-        let text = "# T\n\nFirst one. The pool took {{#fig a.b}}, faster {{#claim a.b < 1.1}} here.\nStill. Next\n\n- item one {{#claim c.d citable}}.\n";
+        let text = "# T\n\nFirst one. The pool took {{#fig a.b}}, faster than .NET {{#claim a.b < 1.1}}, here.\nStill. Next\n\n- item one {{#claim c.d citable}}.\n";
         let at = text.find("{{#claim a.b").unwrap();
-        assert_eq!(sentence_at(text, at), "The pool took …, faster here.");
+        assert_eq!(
+            sentence_at(text, at),
+            "The pool took …, faster than .NET, here."
+        );
         let at = text.find("{{#claim c.d").unwrap();
         assert_eq!(sentence_at(text, at), "item one.");
         let sites = collect("x.md", text);
