@@ -113,6 +113,9 @@ pub trait Ask: Sync {
     /// A fresh question, its options shuffled.
     fn pose(&self, rng: &mut Rng, page: &Page) -> Result<Question, String>;
     /// The question for parameters read back from a page (`data-params`), options unshuffled.
+    /// For tests and the preprocessor: the wasm build the book ships leaves it out (about 45 KB of
+    /// deserializers), unless built with the `replay` feature as the browser tests are.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "replay"))]
     fn replay(&self, params: &str, page: &Page) -> Result<Question, String>;
 }
 
@@ -128,6 +131,7 @@ impl<K: Kind> Ask for K {
         Ok(q)
     }
 
+    #[cfg(any(not(target_arch = "wasm32"), feature = "replay"))]
     fn replay(&self, params: &str, page: &Page) -> Result<Question, String> {
         let p: K::Params = serde_json::from_str(params)
             .map_err(|e| format!("unreadable parameters for {}: {e}", Kind::name(self)))?;

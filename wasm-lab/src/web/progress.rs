@@ -14,6 +14,12 @@ use super::dom::{self, escape};
 use crate::progress::{Progress, STORAGE_KEY};
 use crate::quiz::QUIZZES;
 
+thread_local! {
+    /// The notice about progress set aside, kept for the page's life: the first quiz to open
+    /// the store moves the unreadable text aside, and every quiz of the page must still say so.
+    static SET_ASIDE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
 pub struct Store {
     storage: Option<web_sys::Storage>,
     /// The last progress seen; the only copy when the browser gives no storage.
@@ -30,7 +36,13 @@ impl Store {
         };
         let (current, notice) = store.load();
         store.current = current;
-        (store, notice)
+        if let Some(n) = &notice {
+            SET_ASIDE.with(|s| *s.borrow_mut() = Some(n.clone()));
+        }
+        (
+            store,
+            notice.or_else(|| SET_ASIDE.with(|s| s.borrow().clone())),
+        )
     }
 
     pub fn current(&self) -> &Progress {

@@ -254,6 +254,16 @@ mod tests {
     }
 
     #[test]
+    fn progress_page_mount_point() {
+        let out = crate::render::chapter(
+            "# Progress\n\n{{#lab-progress}}\n",
+            &Data::from_files(Vec::new()),
+        )
+        .unwrap();
+        assert!(out.contains("data-lab-progress"), "{out}");
+    }
+
+    #[test]
     fn a_quiz_without_its_figures_fails_the_build() {
         let empty = Data::from_files(Vec::new());
         let err = quiz("why-pool", &[], &empty, &mut Key::default()).unwrap_err();
