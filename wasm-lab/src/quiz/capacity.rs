@@ -13,7 +13,13 @@ use crate::scenario::capacity::{CapacityRun, Setup, buffer_length, create_keeps,
 pub const QUIZ: Quiz = Quiz {
     id: "capacity",
     title: "Capacity and ceilings",
-    kinds: &[&Capacity, &BytesPerRound, &CreateKeeps, &Override],
+    kinds: &[
+        &Capacity,
+        &BytesPerRound,
+        &CreateKeeps,
+        &Override,
+        &BigMachine,
+    ],
     figures: &[],
     snippets: false,
 };
@@ -254,6 +260,78 @@ impl Kind for Override {
     }
 }
 
+/// "Memory stays high only on the many-core machine": which explanation do the lab's runs support?
+pub struct BigMachine;
+
+/// Two machines running the same peak of `held` buffers of `size` bytes.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Machines {
+    pub small: u64,
+    pub big: u64,
+    pub held: u64,
+    pub size: u64,
+}
+
+const KEEPS_PER_CORE: &str = "the pool keeps more buffers per size on more cores";
+
+impl Kind for BigMachine {
+    type Params = Machines;
+    fn name(&self) -> &'static str {
+        "big-machine"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Machines, String> {
+        Ok(Machines {
+            small: rng.pick(&[2, 4]),
+            big: rng.pick(&[32, 48, 64]),
+            held: rng.pick(&[300, 1_000, 2_500]),
+            size: rng.pick(&[1_024, 4_096]),
+        })
+    }
+    fn prompt(&self, m: &Machines) -> String {
+        format!(
+            "A service rents {} buffers of {} bytes at its daily peak and returns them all afterwards. Between peaks its memory stays much higher on the {}-core production machine than on the {}-core test machine. Which explanation do the lab's runs of the shared pool support?",
+            group_digits(m.held),
+            group_digits(m.size),
+            m.big,
+            m.small
+        )
+    }
+    fn solve(&self, m: &Machines, _: &Page) -> Result<Solution, String> {
+        let kept = |cores: u64| -> Result<(u64, u64), String> {
+            let setup = Setup {
+                partitions: cores,
+                arrays_per_partition: 32,
+                held: m.held,
+                size: m.size,
+            };
+            let r = run_or_explain(setup)?;
+            Ok((r.rounds[0].kept_after_return, r.rounds[0].retained_bytes))
+        };
+        let (small_kept, small_bytes) = kept(m.small)?;
+        let (big_kept, big_bytes) = kept(m.big)?;
+        Ok(Solution::choice(
+            KEEPS_PER_CORE,
+            format!(
+                "The lab ran the peak on both: after the returns the pool kept {} buffers ({} bytes) with P = {} and {} ({} bytes) with P = {}: 1 + P × 32 per size, and P follows the core count. Nothing leaks; the memory is the pool's stock, held until trimmed",
+                group_digits(small_kept),
+                group_digits(small_bytes),
+                m.small,
+                group_digits(big_kept),
+                group_digits(big_bytes),
+                m.big
+            ),
+        )
+        .mistake(
+            "the buffers leak: they are never returned on the big machine",
+            "Every buffer here is returned: count what the pool keeps after the returns on each machine",
+        )
+        .mistake(
+            "the big machine rounds the same request up to larger buffers",
+            "The bucket of a request does not depend on the machine: what else in the pool is sized by the core count",
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +358,15 @@ mod tests {
             .accepts("257")
         );
         assert!(q(&Override, r#"{"cores":8,"partitions":2,"per_partition":8}"#).accepts("17"));
+        let big = q(
+            &BigMachine,
+            r#"{"small":2,"big":64,"held":3000,"size":1024}"#,
+        );
+        assert!(
+            big.solution.why.contains("kept 65 buffers"),
+            "{}",
+            big.solution.why
+        );
+        assert!(big.solution.why.contains("2,049"), "{}", big.solution.why);
     }
 }

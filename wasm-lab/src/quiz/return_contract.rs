@@ -19,6 +19,7 @@ pub const QUIZ: Quiz = Quiz {
         &SharedAfterReturns,
         &ForeignAccepted,
         &ForgottenReturn,
+        &TestPassed,
         &DoesItCompile,
     ],
     figures: &[],
@@ -171,6 +172,49 @@ impl Kind for ForgottenReturn {
     }
 }
 
+/// "A 10-round test passed, production leaks": which explanation do the lab's runs support?
+pub struct TestPassed;
+
+const STOCK_HID_IT: &str = "the pool's stock of spare buffers served the test's rounds";
+
+impl Kind for TestPassed {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "test-passed"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rng.pick(&[200, 1_000, 5_000]) + rng.below(100))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "A handler rents 128 bytes and returns the buffer on its last line, which an error skips (no finally). Its unit test runs 10 rounds with an error each time on a warmed-up pool and checks that no new buffer was allocated: it passes. In production the same {} rounds make memory grow. Which explanation do the lab's runs support?",
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let test = forgotten_return(10, false).map_err(err)?;
+        let prod = forgotten_return(n, false).map_err(err)?;
+        Ok(Solution::choice(
+            STOCK_HID_IT,
+            format!(
+                "The lab ran both: the warmed-up pool held {} spare buffers, so the 10 test rounds allocated {} new ones, while {} rounds allocated {}. A stock only hides a forgotten return until it runs out; on a fresh pool (no stock) even 10 rounds allocate",
+                test.stock,
+                test.new_buffers,
+                group_digits(n),
+                group_digits(prod.new_buffers)
+            ),
+        )
+        .mistake(
+            "production allocates larger buffers than the test",
+            "Both rent 128 bytes: compare how many buffers the pool had in hand when each started",
+        )
+        .mistake(
+            "the leak needs several threads, which the test does not have",
+            "The lab's run is single-threaded and still leaks: what did the pool hold when the test began",
+        ))
+    }
+}
+
 const COMPILES: &str = "compiles";
 const FAILS: &str = "does not compile";
 
@@ -229,6 +273,18 @@ mod tests {
         );
         assert!(q(&ForgottenReturn, "10").accepts("0"));
         assert!(q(&ForgottenReturn, "40").accepts("7"));
+        let t = q(&TestPassed, "1000");
+        assert!(t.accepts(STOCK_HID_IT));
+        assert!(
+            t.solution.why.contains("allocated 0 new ones"),
+            "{}",
+            t.solution.why
+        );
+        assert!(
+            t.solution.why.contains("allocated 967"),
+            "{}",
+            t.solution.why
+        );
     }
 
     /// The compile answer is rustc's, as the page carries it: flip the verdict, the answer flips.
