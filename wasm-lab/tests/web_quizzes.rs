@@ -222,6 +222,18 @@ fn progress_page_lists_every_quiz() {
     click(&row, "reset");
     click(&row, "reset-yes");
     assert_eq!(text(&row, "attempts"), "0");
+    // Reset all asks first too.
+    let mut p = Progress::default();
+    p.record("capacity", "capacity", true);
+    storage().set_item(STORAGE_KEY, &p.to_json()).unwrap();
+    let host = mount(r#"<div data-lab-progress></div>"#);
+    let row = by_id(&host, "progress-capacity");
+    assert_eq!(text(&row, "attempts"), "1");
+    click(&host, "reset-all");
+    assert!(!by_id(&host, "reset-all-confirm").has_attribute("hidden"));
+    assert_eq!(text(&row, "attempts"), "1");
+    click(&host, "reset-all-yes");
+    assert_eq!(text(&row, "attempts"), "0");
     assert!(
         Progress::from_json(&storage().get_item(STORAGE_KEY).unwrap().unwrap())
             .unwrap()

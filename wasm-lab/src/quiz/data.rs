@@ -30,6 +30,7 @@ pub struct RatioParams {
 }
 
 const NO_DIFFERENCE: &str = "no measurable difference";
+const TOO_NOISY: &str = "the bench cannot tell: the figure is too noisy to cite";
 
 fn interval(f: &Fig) -> String {
     format!("{:.3}× [{:.3}–{:.3}]", f.value, f.low, f.high)
@@ -75,10 +76,13 @@ impl Kind for LessTime {
         let b_less = format!("{} took less time", r.b);
         let shown = interval(f);
         let (right, why) = if f.gate == Gate::Unfit {
-            return Err(format!(
-                "the figure `{}` is too noisy to grade a question from ({})",
-                r.key, f.note
-            ));
+            (
+                TOO_NOISY.to_string(),
+                format!(
+                    "{} ÷ {} = {shown} on {}, but the noise gate rejected it ({}): no conclusion either way",
+                    r.a, r.b, page.machine, f.note
+                ),
+            )
         } else if f.high < 1.0 {
             (
                 a_less.clone(),
@@ -116,6 +120,10 @@ impl Kind for LessTime {
             .mistake(
                 NO_DIFFERENCE,
                 "A difference is measurable when the 95 % interval of the paired ratio excludes 1: look at both ends",
+            )
+            .mistake(
+                TOO_NOISY,
+                "This ratio passed the noise gate: read its interval",
             ))
     }
 }

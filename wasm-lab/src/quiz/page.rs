@@ -75,7 +75,11 @@ impl Page {
                 let v = 100_000.0 + i as f64;
                 (v, v, v)
             };
-            let gate = if ratio { Gate::RatioOnly } else { gates[i % 3] };
+            let gate = if ratio && i % 5 != 0 {
+                Gate::RatioOnly
+            } else {
+                gates[i % 3]
+            };
             page.figures.insert(
                 key.to_string(),
                 Fig {

@@ -172,3 +172,26 @@ fn data_kinds_need_their_figures() {
     let kind = q.kind("less-time-1mib").unwrap();
     assert!(kind.pose(&mut Rng::new(1), &Page::default()).is_err());
 }
+
+/// "Which took less time" follows the ratio's interval and the gate, whatever the numbers are.
+#[test]
+fn less_time_follows_the_interval_and_the_gate() {
+    let key = "rent_return.1048576.pool_write_vs_fresh_vec_write";
+    let answer = |value: f64, low: f64, high: f64, gate: Gate| {
+        let mut page = Page::sample();
+        let f = page.figures.get_mut(key).unwrap();
+        (f.value, f.low, f.high, f.gate) = (value, low, high, gate);
+        let q = why_pool::AT_1_MIB.pose(&mut Rng::new(5), &page).unwrap();
+        for m in &q.solution.mistakes {
+            assert!(!q.accepts(&m.answer));
+        }
+        q.right_answer()
+    };
+    assert!(answer(0.5, 0.49, 0.51, Gate::RatioOnly).starts_with("renting"));
+    assert!(answer(1.5, 1.4, 1.6, Gate::RatioOnly).starts_with("allocating"));
+    assert_eq!(
+        answer(1.0, 0.99, 1.01, Gate::RatioOnly),
+        "no measurable difference"
+    );
+    assert!(answer(0.5, 0.1, 0.9, Gate::Unfit).contains("too noisy"));
+}
