@@ -4,7 +4,7 @@
 // works on print.html, where every chapter sits at the site root. No network beyond this site.
 (function () {
     "use strict";
-    const mounts = document.querySelectorAll("[data-lab-widget], [data-lab-quiz]");
+    const mounts = document.querySelectorAll("[data-lab-widget], [data-lab-quiz], [data-lab-progress]");
     if (mounts.length === 0) {
         return;
     }

@@ -120,7 +120,9 @@ impl Browser {
         // Pages without a widget or quiz never load the lab: nothing to wait for.
         let mounts = self
             .driver
-            .find_all(By::Css("[data-lab-widget], [data-lab-quiz]"))
+            .find_all(By::Css(
+                "[data-lab-widget], [data-lab-quiz], [data-lab-progress]",
+            ))
             .await?;
         if mounts.is_empty() {
             return Ok(());

@@ -1,9 +1,10 @@
 //! Using widgets and quizzes as a reader does: clicks that scroll first, and quizzes answered
-//! wrong then right, graded against the lab computed natively in the test.
+//! with a mistake, then right, graded against the lab computed natively in the test from the
+//! parameters each question carries (`data-params`) and the page's data (`data-page`).
 
 use anyhow::{Result, anyhow, ensure};
 use thirtyfour::prelude::*;
-use wasm_lab::quiz::Question;
+use wasm_lab::quiz::{Page, Question};
 
 use crate::Browser;
 
@@ -15,73 +16,77 @@ pub async fn click(e: &WebElement) -> Result<()> {
     Ok(())
 }
 
-/// Answers one question wrong, then right, checking the feedback each time.
-pub async fn answer(quiz: &str, q: &WebElement, mention: Option<&str>) -> Result<()> {
+/// The mounted quiz `id` on the open page.
+pub async fn quiz_root(b: &Browser, id: &str) -> Result<WebElement> {
+    b.by_testid(&format!("quiz-{id}")).await
+}
+
+/// The data the page gave the quiz (figures, rustc's verdicts).
+pub async fn page_data(root: &WebElement) -> Result<Page> {
+    let json = root.attr("data-page").await?.unwrap_or_default();
+    Page::from_json(&json).map_err(anyhow::Error::msg)
+}
+
+/// The question shown in `q`, replayed natively from its parameters.
+pub async fn replay(quiz: &str, q: &WebElement, page: &Page) -> Result<Question> {
     let spec = wasm_lab::quiz::quiz(quiz).ok_or_else(|| anyhow!("no quiz {quiz}"))?;
     let name = q.attr("data-kind").await?.unwrap_or_default();
     let kind = spec
         .kind(&name)
         .ok_or_else(|| anyhow!("unknown question kind {name:?}"))?;
-    let value: u64 = q.attr("data-value").await?.unwrap_or_default().parse()?;
-    let right = Question::new(kind, value).expected();
-    let wrong = if kind.choices().is_empty() {
-        (right.parse::<u64>()? + 1).to_string()
+    let params = q.attr("data-params").await?.unwrap_or_default();
+    kind.replay(&params, page).map_err(anyhow::Error::msg)
+}
+
+/// Types or picks `given` and clicks Check; returns the feedback.
+pub async fn give(q: &WebElement, question: &Question, given: &str) -> Result<String> {
+    if question.solution.numeric {
+        Browser::type_into(q, "answer", given).await?;
     } else {
-        kind.choices()
-            .iter()
-            .find(|c| **c != right)
-            .ok_or_else(|| anyhow!("{name}: one choice only"))?
-            .to_string()
-    };
-    for (given, correct) in [(&wrong, false), (&right, true)] {
-        if kind.choices().is_empty() {
-            Browser::type_into(q, "answer", given).await?;
-        } else {
-            click(&Browser::find(q, &format!("choice-{given}")).await?).await?;
+        let mut found = false;
+        for radio in q.find_all(By::Css("input[type=radio]")).await? {
+            if radio.attr("value").await?.as_deref() == Some(given) {
+                click(&radio).await?;
+                found = true;
+            }
         }
-        click(&Browser::find(q, "check").await?).await?;
-        let feedback = Browser::text(q, "feedback").await?;
-        let prefix = if correct {
-            "✔ Correct"
-        } else {
-            "✘ Not quite"
-        };
-        ensure!(
-            feedback.starts_with(prefix),
-            "{quiz}/{name} for {value}, answered {given}: {feedback:?}"
-        );
-        ensure!(feedback.len() > 40, "{name}: no explanation: {feedback:?}");
-        if let Some(word) = mention {
-            ensure!(
-                feedback.contains(word),
-                "{name}: feedback does not mention {word:?}: {feedback:?}"
-            );
-        }
-        if !correct {
-            let shown = right
-                .parse::<u64>()
-                .map_or(right.clone(), wasm_lab::input::group_digits);
-            ensure!(
-                feedback.contains(&shown),
-                "{name}: feedback does not give the answer {shown}"
-            );
-        }
+        ensure!(found, "{}: no option {given:?}", question.kind);
     }
+    click(&Browser::find(q, "check").await?).await?;
+    Browser::text(q, "feedback").await
+}
+
+/// Answers one question with a mistake (a hint, not the answer), then right.
+pub async fn answer(quiz: &str, q: &WebElement, page: &Page) -> Result<()> {
+    let question = replay(quiz, q, page).await?;
+    let wrong = question.wrong_answer();
+    let hint = give(q, &question, &wrong).await?;
+    ensure!(
+        hint.starts_with("✘ Not quite"),
+        "{quiz}/{} answered {wrong}: {hint:?}",
+        question.kind
+    );
+    let shown = question.solution.shown();
+    ensure!(
+        !hint.contains("The answer is")
+            && (shown.len() < 3 || question.prompt.contains(&shown) || !hint.contains(&shown)),
+        "{quiz}/{}: the first miss gives the answer away: {hint:?}",
+        question.kind
+    );
+    let right = give(q, &question, &question.right_answer()).await?;
+    ensure!(
+        right.starts_with("✔ Correct") && right.len() > 40,
+        "{quiz}/{}: {right:?}",
+        question.kind
+    );
     Ok(())
 }
 
-/// Answers every question of the quiz `id` wrong then right, checks the score line, draws fresh
-/// values for every question (the feedback clears), and answers the first one again.
+/// Answers every question of the quiz `id` with a mistake then right, checks the score line,
+/// draws fresh values for every question (the feedback clears), and answers the first again.
 pub async fn take_quiz(b: &Browser, id: &str) -> Result<()> {
-    take_quiz_mentioning(b, id, None).await
-}
-
-/// [`take_quiz`], also requiring every feedback to contain `mention` (e.g. that the lab ran it).
-pub async fn take_quiz_mentioning(b: &Browser, id: &str, mention: Option<&str>) -> Result<()> {
-    let quiz = b
-        .driver
-        .find(By::Css(format!("[data-testid=\"quiz-{id}\"]")))
-        .await?;
+    let quiz = quiz_root(b, id).await?;
+    let page = page_data(&quiz).await?;
     let questions = quiz.find_all(By::Css("[data-testid=\"question\"]")).await?;
     ensure!(
         questions.len() >= 3,
@@ -89,12 +94,12 @@ pub async fn take_quiz_mentioning(b: &Browser, id: &str, mention: Option<&str>) 
         questions.len()
     );
     for q in &questions {
-        answer(id, q, mention).await?;
+        answer(id, q, &page).await?;
     }
     let n = questions.len();
     let score = Browser::text(&quiz, "quiz-score").await?;
     ensure!(
-        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
+        score == format!("Solved {n} of {n} · {} attempts · 0 answers shown", 2 * n),
         "{id}: score {score:?}"
     );
     for q in &questions {
@@ -104,5 +109,5 @@ pub async fn take_quiz_mentioning(b: &Browser, id: &str, mention: Option<&str>) 
             "{id}: feedback kept after a new draw"
         );
     }
-    answer(id, &questions[0], mention).await
+    answer(id, &questions[0], &page).await
 }

@@ -1,5 +1,5 @@
-//! Chapter "Bucket rounding", used as a reader uses it: the calculator, the live quiz, the cited
-//! figure, progress across reloads, and no browser errors along the way.
+//! Chapter "Bucket rounding", used as a reader uses it: the calculator, the cited figure, and no
+//! browser errors along the way (its quiz, with progress across reloads: `quizzes.rs`).
 
 mod common;
 
@@ -96,66 +96,6 @@ async fn calculator_explains_bad_input() -> Result<()> {
             .await?
             .contains("over the largest bucket")
     );
-    b.assert_no_errors().await?;
-    b.quit().await
-}
-
-/// Answers one question wrong, then right, checking the feedback each time.
-async fn answer(q: &WebElement) -> Result<()> {
-    e2e::reader::answer("bucket-rounding", q, None).await
-}
-
-#[tokio::test]
-async fn quiz_is_graded_live_and_remembered() -> Result<()> {
-    let b = Browser::start().await?;
-    b.open(PAGE).await?;
-    let quiz = b.by_testid("quiz-bucket-rounding").await?;
-    let questions = quiz.find_all(By::Css("[data-testid=\"question\"]")).await?;
-    ensure!(questions.len() >= 3, "only {} questions", questions.len());
-    for q in &questions {
-        answer(q).await?;
-    }
-    let n = questions.len();
-    let score = Browser::text(&quiz, "quiz-score").await?;
-    ensure!(
-        score == format!("Solved {n} of {n} · {} attempts", 2 * n),
-        "score {score:?}"
-    );
-
-    // A retry draws a fresh size and clears the feedback; it can be answered again.
-    let first = &questions[0];
-    let before = first.attr("data-value").await?;
-    let mut changed = false;
-    for _ in 0..5 {
-        Browser::find(first, "next").await?.click().await?;
-        changed |= first.attr("data-value").await? != before;
-    }
-    ensure!(changed, "New values never changed the request");
-    ensure!(Browser::text(first, "feedback").await?.is_empty());
-    answer(first).await?;
-
-    // Progress survives a reload.
-    b.reload().await?;
-    let quiz = b.by_testid("quiz-bucket-rounding").await?;
-    let score = Browser::text(&quiz, "quiz-score").await?;
-    ensure!(
-        score == format!("Solved {n} of {n} · {} attempts", 2 * n + 2),
-        "after reload {score:?}"
-    );
-
-    // Corrupt progress is set aside with a notice, never shown as a score.
-    b.driver
-        .execute("localStorage.setItem('pools-and-chunks/progress', '{\"version\":1,\"quizzes\":{\"bucket-rounding\":{\"bucket-index\":{\"attempts\":1,\"correct\":5}}}}');", vec![])
-        .await?;
-    b.reload().await?;
-    let quiz = b.by_testid("quiz-bucket-rounding").await?;
-    let notice = Browser::find(&quiz, "quiz-notice").await?;
-    ensure!(
-        notice.is_displayed().await?,
-        "no notice for corrupt progress"
-    );
-    ensure!(notice.text().await?.contains("unreadable"));
-    ensure!(Browser::text(&quiz, "quiz-score").await? == format!("Solved 0 of {n} · 0 attempts"));
     b.assert_no_errors().await?;
     b.quit().await
 }

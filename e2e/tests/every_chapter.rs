@@ -17,7 +17,9 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
         b.open(page).await?;
         let mounts = b
             .driver
-            .find_all(By::Css("[data-lab-widget], [data-lab-quiz]"))
+            .find_all(By::Css(
+                "[data-lab-widget], [data-lab-quiz], [data-lab-progress]",
+            ))
             .await?;
         for m in &mounts {
             let name = m.attr("data-testid").await?.unwrap_or_default();
@@ -37,12 +39,16 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
         );
         let is_story = !matches!(
             page.as_str(),
-            "introduction.html" | "method.html" | "instructors.html"
+            "introduction.html" | "method.html" | "instructors.html" | "progress.html"
         );
         if is_story {
             let widgets = b.driver.find_all(By::Css("[data-lab-widget]")).await?;
             ensure!(!widgets.is_empty(), "{page} has no live widget");
-            let quiz = b.driver.find(By::Css("[data-lab-quiz]")).await?;
+            // The chapter's full quiz (short checks after widgets carry `data-kinds`).
+            let quiz = b
+                .driver
+                .find(By::Css("[data-lab-quiz]:not([data-kinds])"))
+                .await?;
             let questions = quiz.find_all(By::Css("[data-testid=\"question\"]")).await?;
             ensure!(
                 questions.len() >= 3,

@@ -19,7 +19,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// Version of the stored shape; a stored version this code does not know is refused.
-pub const VERSION: u32 = 1;
+/// Version 1 had no `revealed` count; it reads as 0.
+pub const VERSION: u32 = 2;
 
 /// The `localStorage` key progress is kept under.
 pub const STORAGE_KEY: &str = "pools-and-chunks/progress";
@@ -32,12 +33,20 @@ pub struct Progress {
     quizzes: BTreeMap<String, BTreeMap<String, Tally>>,
 }
 
-/// How often one question was answered, and how often right.
+/// How often one question was answered, how often right, and how often its answer was shown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tally {
     pub attempts: u32,
     pub correct: u32,
+    #[serde(default)]
+    pub revealed: u32,
+}
+
+impl Tally {
+    pub fn solved(&self) -> bool {
+        self.correct > 0
+    }
 }
 
 /// Stored progress that cannot be trusted, and why.
@@ -56,7 +65,7 @@ impl Progress {
     /// Reads stored progress; refuses anything malformed or inconsistent.
     pub fn from_json(text: &str) -> Result<Progress, Corrupt> {
         let p: Progress = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
-        if p.version != VERSION {
+        if !(1..=VERSION).contains(&p.version) {
             return Err(Corrupt(format!(
                 "version {} where {VERSION} was expected",
                 p.version
@@ -97,6 +106,18 @@ impl Progress {
         t.correct = t.correct.saturating_add(u32::from(correct));
     }
 
+    /// Counts one shown answer.
+    pub fn reveal(&mut self, quiz: &str, kind: &str) {
+        self.version = VERSION;
+        let t = self
+            .quizzes
+            .entry(quiz.into())
+            .or_default()
+            .entry(kind.into())
+            .or_default();
+        t.revealed = t.revealed.saturating_add(1);
+    }
+
     pub fn tally(&self, quiz: &str, kind: &str) -> Tally {
         self.quizzes
             .get(quiz)
@@ -108,6 +129,11 @@ impl Progress {
     /// Forgets one quiz.
     pub fn reset(&mut self, quiz: &str) {
         self.quizzes.remove(quiz);
+    }
+
+    /// Forgets every quiz.
+    pub fn reset_all(&mut self) {
+        self.quizzes.clear();
     }
 }
 
@@ -121,7 +147,7 @@ mod tests {
             "",
             "null",
             "[]",
-            "{\"version\":2,\"quizzes\":{}}",
+            "{\"version\":3,\"quizzes\":{}}",
             "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":2}}}}",
             "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":-1,\"correct\":0}}}}",
             "{\"version\":1,\"quizzes\":{},\"extra\":1}",
@@ -139,10 +165,35 @@ mod tests {
             p.tally("q", "k"),
             Tally {
                 attempts: 2,
-                correct: 1
+                correct: 1,
+                revealed: 0
             }
         );
+        p.reveal("q", "k");
+        assert_eq!(p.tally("q", "k").revealed, 1);
+        let back = Progress::from_json(&p.to_json()).unwrap();
+        assert_eq!(back.tally("q", "k").revealed, 1);
         p.reset("q");
         assert_eq!(p.tally("q", "k"), Tally::default());
+        p.record("r", "k", true);
+        p.reset_all();
+        assert_eq!(p.tally("r", "k"), Tally::default());
+    }
+
+    /// Progress saved before answers could be revealed still reads.
+    #[test]
+    fn reads_version_one() {
+        let p = Progress::from_json(
+            "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":2,\"correct\":1}}}}",
+        )
+        .unwrap();
+        assert_eq!(
+            p.tally("q", "k"),
+            Tally {
+                attempts: 2,
+                correct: 1,
+                revealed: 0
+            }
+        );
     }
 }

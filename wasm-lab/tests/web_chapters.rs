@@ -1,13 +1,12 @@
-//! The chapter 5–8 widgets and quizzes mounted into a real page, in headless Chromium: values
-//! against the lab, bad input explained, every quiz kind graded.
+//! The chapter 5–8 widgets mounted into a real page, in headless Chromium: values
+//! against the lab, bad input explained (their quizzes: `web_quizzes.rs`).
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Element, HtmlSelectElement};
 
 use wasm_lab::input::group_digits;
-use wasm_lab::quiz::{self, Question};
 
 mod page;
 use page::*;
@@ -184,65 +183,5 @@ fn const_rent_widget_counts_copies() {
         type_into(&w, "spec-input", typed);
         error_says(&w, "spec-error", says);
         assert_eq!(text(&w, "spec-buckets"), "—");
-    }
-}
-
-/// Every question of every new quiz: a wrong answer, then the lab's answer.
-#[wasm_bindgen_test]
-fn chapter_quizzes_grade_every_kind() {
-    for id in ["capacity", "cliff", "chunking", "size-specialized"] {
-        let spec = quiz::quiz(id).unwrap();
-        let q = mount(&format!(r#"<div data-lab-quiz="{id}"></div>"#));
-        let items = q.query_selector_all("li.lab-question").unwrap();
-        assert_eq!(items.length() as usize, spec.kinds.len(), "{id}");
-        for i in 0..items.length() {
-            let item: Element = items.item(i).unwrap().dyn_into().unwrap();
-            let kind = spec
-                .kind(&item.get_attribute("data-kind").unwrap())
-                .unwrap();
-            let value: u64 = item.get_attribute("data-value").unwrap().parse().unwrap();
-            let right = Question::new(kind, value).expected();
-            assert!(!text(&item, "prompt").is_empty());
-            let answer = |given: &str| {
-                if kind.choices().is_empty() {
-                    type_into(&item, "answer", given);
-                } else {
-                    let radio: HtmlInputElement =
-                        by_id(&item, &format!("choice-{given}")).dyn_into().unwrap();
-                    radio.set_checked(true);
-                }
-                by_id(&item, "check")
-                    .dyn_into::<web_sys::HtmlElement>()
-                    .unwrap()
-                    .click();
-                text(&item, "feedback")
-            };
-            let wrong = if kind.choices().is_empty() {
-                (right.parse::<u64>().unwrap() + 1).to_string()
-            } else {
-                kind.choices()
-                    .iter()
-                    .find(|c| **c != right)
-                    .unwrap()
-                    .to_string()
-            };
-            assert!(
-                answer(&wrong).starts_with("✘ Not quite"),
-                "{id}/{}",
-                kind.name()
-            );
-            let fb = answer(&right);
-            assert!(fb.starts_with("✔ Correct"), "{id}/{}: {fb}", kind.name());
-        }
-        // Unreadable answers are explained, not crashes.
-        let item: Element = items.item(0).unwrap().dyn_into().unwrap();
-        if spec.kinds[0].choices().is_empty() {
-            type_into(&item, "answer", "lots");
-            by_id(&item, "check")
-                .dyn_into::<web_sys::HtmlElement>()
-                .unwrap()
-                .click();
-            assert!(text(&item, "feedback").contains("could not be read"));
-        }
     }
 }

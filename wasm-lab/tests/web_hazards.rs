@@ -1,14 +1,11 @@
-//! The hazard chapters' widgets and quizzes (why pool, stale data, return contract) mounted into
+//! The hazard chapters' widgets (why pool, stale data, return contract) mounted into
 //! a real page, in headless Chromium. Expected values come from the lab's own functions.
 //!
 //! Run by `cargo xtask test` (or `cargo test -p wasm-lab --target wasm32-unknown-unknown`).
 #![cfg(target_arch = "wasm32")]
 
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
-
-use wasm_lab::quiz::{Question, quiz};
 
 mod page;
 use page::*;
@@ -27,52 +24,6 @@ fn no_failure(root: &Element) {
         "the widget died: {}",
         root.text_content().unwrap_or_default()
     );
-}
-
-/// Answers every question of a mounted quiz wrong, then right, as the lab computes it.
-fn answer_all(q: &Element, id: &str) {
-    let spec = quiz(id).unwrap();
-    let items = q.query_selector_all("[data-testid=\"question\"]").unwrap();
-    assert_eq!(items.length() as usize, spec.kinds.len());
-    for i in 0..items.length() {
-        let item: Element = items.item(i).unwrap().dyn_into().unwrap();
-        let kind = spec
-            .kind(&item.get_attribute("data-kind").unwrap())
-            .unwrap();
-        let value: u64 = item.get_attribute("data-value").unwrap().parse().unwrap();
-        let right = Question::new(kind, value).expected();
-        let wrong = if kind.choices().is_empty() {
-            (right.parse::<u64>().unwrap() + 1).to_string()
-        } else {
-            kind.choices()
-                .iter()
-                .find(|c| **c != right)
-                .unwrap()
-                .to_string()
-        };
-        for (given, prefix) in [(&wrong, "✘ Not quite"), (&right, "✔ Correct")] {
-            if kind.choices().is_empty() {
-                type_into(&item, "answer", given);
-            } else {
-                click(&item, &format!("choice-{given}"));
-            }
-            click(&item, "check");
-            let feedback = text(&item, "feedback");
-            assert!(
-                feedback.starts_with(prefix),
-                "{} ({value}) answered {given}: {feedback}",
-                kind.name()
-            );
-        }
-        click(&item, "next");
-        assert_eq!(text(&item, "feedback"), "");
-    }
-    let n = items.length();
-    assert_eq!(
-        text(q, "quiz-score"),
-        format!("Solved {n} of {n} · {} attempts", 2 * n)
-    );
-    click(q, "quiz-reset");
 }
 
 // === stale data ===
@@ -158,12 +109,6 @@ fn stale_widget_explains_bad_input_and_recovers() {
         assert!(hidden(&w, "stale-error"), "{id}: error stays after a fix");
     }
     assert_eq!(text(&w, "stale-leaked"), "37"); // "7|x\n" is 4 bytes: 41 − 4 leak
-}
-
-#[wasm_bindgen_test]
-fn stale_quiz_grades_with_the_pool() {
-    let q = mount(r#"<div data-lab-quiz="stale-data"></div>"#);
-    answer_all(&q, "stale-data");
 }
 
 // === return contract ===
@@ -252,12 +197,6 @@ fn contract_widget_explains_bad_input() {
     assert_eq!(text(&w, "fr-reads"), "nothing (an empty buffer)");
 }
 
-#[wasm_bindgen_test]
-fn contract_quiz_grades_with_the_pool() {
-    let q = mount(r#"<div data-lab-quiz="return-contract"></div>"#);
-    answer_all(&q, "return-contract");
-}
-
 // === why pool ===
 
 fn bytes_of(shown: &str) -> u64 {
@@ -328,10 +267,4 @@ fn why_widget_explains_bad_input() {
     type_into(&w, "why-size", "0");
     assert_eq!(text(&w, "why-fresh-allocs"), "0");
     assert!(text(&w, "why-break-even").starts_with("never"));
-}
-
-#[wasm_bindgen_test]
-fn why_quiz_grades_with_the_counting_allocator() {
-    let q = mount(r#"<div data-lab-quiz="why-pool"></div>"#);
-    answer_all(&q, "why-pool");
 }

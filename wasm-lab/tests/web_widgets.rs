@@ -1,4 +1,4 @@
-//! The widgets and quizzes mounted into a real page, in headless Chromium.
+//! The widgets mounted into a real page, in headless Chromium.
 //!
 //! Run by `cargo xtask test` (or `cargo test -p wasm-lab --target wasm32-unknown-unknown`).
 #![cfg(target_arch = "wasm32")]
@@ -54,51 +54,4 @@ fn calculator_explains_bad_input_and_recovers() {
 fn unknown_widget_says_so_in_place() {
     let w = mount(r#"<div data-lab-widget="no-such-widget"></div>"#);
     assert!(text(&w, "lab-failure").contains("no widget “no-such-widget”"));
-}
-
-#[wasm_bindgen_test]
-fn quiz_grades_with_the_lab_and_keeps_progress() {
-    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
-    storage
-        .set_item(wasm_lab::progress::STORAGE_KEY, "{not json")
-        .unwrap();
-    let q = mount(r#"<div data-lab-quiz="bucket-rounding"></div>"#);
-    assert!(text(&q, "quiz-notice").contains("unreadable"));
-    assert_eq!(
-        storage
-            .get_item(&format!("{}.unreadable", wasm_lab::progress::STORAGE_KEY))
-            .unwrap()
-            .as_deref(),
-        Some("{not json")
-    );
-    let item = q
-        .query_selector("[data-kind=\"buffer-length\"]")
-        .unwrap()
-        .unwrap();
-    let request: u64 = item.get_attribute("data-value").unwrap().parse().unwrap();
-    let right = wasm_lab::calc::calculate(request).length;
-    type_into(&item, "answer", &(right + 1).to_string());
-    click(&item, "check");
-    assert!(text(&item, "feedback").starts_with("✘ Not quite"));
-    type_into(&item, "answer", &right.to_string());
-    click(&item, "check");
-    assert!(
-        text(&item, "feedback").starts_with("✔ Correct"),
-        "{}",
-        text(&item, "feedback")
-    );
-    assert_eq!(text(&q, "quiz-score"), "Solved 1 of 4 · 2 attempts");
-    let saved = storage
-        .get_item(wasm_lab::progress::STORAGE_KEY)
-        .unwrap()
-        .unwrap();
-    let progress = wasm_lab::progress::Progress::from_json(&saved).unwrap();
-    assert_eq!(
-        progress.tally("bucket-rounding", "buffer-length").attempts,
-        2
-    );
-    click(&item, "next");
-    assert_eq!(text(&item, "feedback"), "");
-    click(&q, "quiz-reset");
-    assert_eq!(text(&q, "quiz-score"), "Solved 0 of 4 · 0 attempts");
 }

@@ -117,6 +117,8 @@ fn wasm_tests() -> Result<()> {
         "--package",
         "wasm-lab",
         "--tests",
+        "--features",
+        "replay",
         "--target",
         tools::WASM_TARGET,
     ])

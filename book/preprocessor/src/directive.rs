@@ -22,6 +22,7 @@ pub const NAMES: &[&str] = &[
     "bucket-table",
     "lab-widget",
     "lab-quiz",
+    "lab-progress",
 ];
 
 /// Every directive of ours in `text`, in order. `\{{#…}}` is an escape and is skipped.

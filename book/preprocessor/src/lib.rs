@@ -13,7 +13,8 @@
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
 //! | `{{#lab-widget NAME [initial=…]}}` | a mount point the wasm build brings to life |
-//! | `{{#lab-quiz ID}}` | a live quiz mount point |
+//! | `{{#lab-quiz ID [kinds=A,B]}}` | a live quiz mount point carrying the figures and compiler verdicts it grades from (`kinds=`: only those questions, e.g. a short check after a widget), its printed form, and an answer key at the chapter's end for print |
+//! | `{{#lab-progress}}` | the progress page: every chapter's quiz from the reader's stored progress |
 //!
 //! A directive that names a figure, widget or quiz that does not exist fails the build with a
 //! message naming the chapter and the missing name: a book never ships a silently wrong number.
@@ -35,6 +36,7 @@ pub mod claims;
 mod data;
 mod directive;
 mod render;
+mod snippets;
 
 pub use data::Data;
 pub use render::{citable, format_value};

@@ -3,7 +3,9 @@
 //! widget shows) and, for .NET's environment overrides, from the pool's own
 //! `SharedConfig::from_env_values`.
 
-use super::{Kind, Quiz, Rng};
+use serde::{Deserialize, Serialize};
+
+use super::{Kind, Page, Quiz, Rng, Solution};
 use crate::input::group_digits;
 use crate::pool::SharedConfig;
 use crate::scenario::capacity::{CapacityRun, Setup, buffer_length, create_keeps, run_rounds};
@@ -11,36 +13,16 @@ use crate::scenario::capacity::{CapacityRun, Setup, buffer_length, create_keeps,
 pub const QUIZ: Quiz = Quiz {
     id: "capacity",
     title: "Capacity and ceilings",
-    kinds: &[&Capacity, &BytesPerRound, &CreateKeeps, &Override],
+    kinds: &[
+        &Capacity,
+        &BytesPerRound,
+        &CreateKeeps,
+        &Override,
+        &BigMachine,
+    ],
+    figures: &[],
+    snippets: false,
 };
-
-// Several small numbers travel in the one `u64` a question carries.
-fn pack(fields: &[(u64, u32)]) -> u64 {
-    let mut v = 0;
-    let mut shift = 0;
-    for &(x, bits) in fields {
-        v |= (x & ((1 << bits) - 1)) << shift;
-        shift += bits;
-    }
-    v
-}
-
-fn unpack<const N: usize>(mut v: u64, bits: [u32; N]) -> [u64; N] {
-    bits.map(|b| {
-        let x = v & ((1 << b) - 1);
-        v >>= b;
-        x
-    })
-}
-
-const PM: [u32; 2] = [12, 12];
-const PMKS: [u32; 4] = [12, 12, 16, 20];
-
-fn draw_pm(rng: &mut Rng) -> (u64, u64) {
-    let p = [1, 2, 4, 6, 8, 12, 16, 20, 32, 64][rng.below(10) as usize];
-    let m = [1, 2, 4, 8, 16, 32, 50][rng.below(7) as usize];
-    (p, m)
-}
 
 fn run_or_explain(setup: Setup) -> Result<CapacityRun, String> {
     run_rounds(setup, 2).map_err(|e| e.to_string())
@@ -55,121 +37,144 @@ pub struct CreateKeeps;
 /// ".NET's two environment overrides on a machine of C cores: what capacity?" — a number.
 pub struct Override;
 
+/// A pool's shape: `P` partitions of `M` buffers per size.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Shape {
+    pub partitions: u64,
+    pub per_partition: u64,
+}
+
 impl Kind for Capacity {
+    type Params = Shape;
     fn name(&self) -> &'static str {
         "capacity"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        let (p, m) = draw_pm(rng);
-        pack(&[(p, 12), (m, 12)])
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Shape, String> {
+        Ok(Shape {
+            partitions: rng.pick(&[1, 2, 4, 6, 8, 12, 16, 20, 32, 64]),
+            per_partition: rng.pick(&[1, 2, 4, 8, 16, 32, 50]),
+        })
     }
-    fn prompt(&self, v: u64) -> String {
-        let [p, m] = unpack(v, PM);
+    fn prompt(&self, s: &Shape) -> String {
         format!(
-            "A shared pool has P = {p} partitions of M = {m}. You rent many buffers of one size, hold them all, then return them all. How many does the pool keep?"
+            "A shared pool has P = {} partitions of M = {}. You rent many buffers of one size, hold them all, then return them all. How many does the pool keep?",
+            s.partitions, s.per_partition
         )
     }
-    fn expected(&self, v: u64) -> String {
-        let [p, m] = unpack(v, PM);
+    fn solve(&self, s: &Shape, _: &Page) -> Result<Solution, String> {
+        let (p, m) = (s.partitions, s.per_partition);
         // Hold more than it could keep, and count what it kept.
-        let held = p * m + 9;
         let setup = Setup {
             partitions: p,
             arrays_per_partition: m,
-            held,
+            held: p * m + 9,
             size: 16,
         };
-        run_or_explain(setup).map_or_else(|e| e, |r| r.rounds[0].kept_after_return.to_string())
-    }
-    fn explain(&self, v: u64) -> String {
-        let [p, m] = unpack(v, PM);
-        format!(
-            "1 + P × M = 1 + {p} × {m} = {}: each of the {p} partitions keeps {m} per size, and the returning thread's own slot keeps one more (the newest)",
-            group_digits(1 + p * m)
+        let kept = run_or_explain(setup)?.rounds[0].kept_after_return;
+        Ok(Solution::number(
+            kept,
+            format!(
+                "1 + P × M = 1 + {p} × {m} = {}: each of the {p} partitions keeps {m} per size, and the returning thread's own slot keeps one more (the newest)",
+                group_digits(1 + p * m)
+            ),
         )
+        .hint("Count every place a returned buffer can land: the partitions, and one more")
+        .mistake(p * m, "The partitions are full, but the returning thread has a slot of its own too")
+        .mistake(1 + m, "Every partition keeps M, not just the current processor's"))
     }
 }
 
+/// A [`BytesPerRound`] setup: the pool's shape, buffers held per round, and their size.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Held {
+    pub partitions: u64,
+    pub per_partition: u64,
+    pub held: u64,
+    pub size: u64,
+}
+
 impl Kind for BytesPerRound {
+    type Params = Held;
     fn name(&self) -> &'static str {
         "bytes-per-round"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        let p = [1, 2, 4, 8][rng.below(4) as usize];
-        let m = [4, 8, 16, 32][rng.below(4) as usize];
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Held, String> {
+        let p = rng.pick(&[1, 2, 4, 8]);
+        let m = rng.pick(&[4, 8, 16, 32]);
         let capacity = 1 + p * m;
         let held = capacity + 1 + rng.below(3 * capacity);
-        let size = [100, 128, 129, 500, 1_000, 1_024, 1_025, 4_000][rng.below(8) as usize]
+        let size = rng.pick(&[100, 128, 129, 500, 1_000, 1_024, 1_025, 4_000])
             + rng.below(2) * rng.below(64);
-        pack(&[(p, 12), (m, 12), (held, 16), (size, 20)])
+        Ok(Held {
+            partitions: p,
+            per_partition: m,
+            held,
+            size,
+        })
     }
-    fn prompt(&self, v: u64) -> String {
-        let [p, m, k, s] = unpack(v, PMKS);
+    fn prompt(&self, h: &Held) -> String {
         format!(
-            "P = {p}, M = {m}. Each round you rent K = {} buffers of {} bytes, hold them all, then return them all. From the second round on, how many bytes does each round allocate (Rust: no array header)?",
-            group_digits(k),
-            group_digits(s)
+            "P = {}, M = {}. Each round you rent K = {} buffers of {} bytes, hold them all, then return them all. From the second round on, how many bytes does each round allocate (Rust: no array header)?",
+            h.partitions,
+            h.per_partition,
+            group_digits(h.held),
+            group_digits(h.size)
         )
     }
-    fn expected(&self, v: u64) -> String {
-        let [p, m, k, s] = unpack(v, PMKS);
+    fn solve(&self, h: &Held, _: &Page) -> Result<Solution, String> {
+        let (p, m, k, s) = (h.partitions, h.per_partition, h.held, h.size);
         let setup = Setup {
             partitions: p,
             arrays_per_partition: m,
             held: k,
             size: s,
         };
-        run_or_explain(setup).map_or_else(|e| e, |r| r.rounds[1].allocated_bytes.to_string())
-    }
-    fn explain(&self, v: u64) -> String {
-        let [p, m, k, s] = unpack(v, PMKS);
+        let bytes = run_or_explain(setup)?.rounds[1].allocated_bytes;
         let cap = 1 + p * m;
         let length = buffer_length(s);
-        format!(
-            "The pool keeps 1 + {p} × {m} = {cap} of them, so each round {} − {cap} = {} are new; each is rounded up to the {}-byte bucket: {} × {} = {} bytes",
-            group_digits(k),
-            group_digits(k - cap),
-            group_digits(length),
-            group_digits(k - cap),
-            group_digits(length),
-            group_digits((k - cap) * length)
+        Ok(Solution::number(
+            bytes,
+            format!(
+                "The pool keeps 1 + {p} × {m} = {cap} of them, so each round {} − {cap} = {} are new; each is rounded up to the {}-byte bucket: {} × {} = {} bytes",
+                group_digits(k),
+                group_digits(k - cap),
+                group_digits(length),
+                group_digits(k - cap),
+                group_digits(length),
+                group_digits((k - cap) * length)
+            ),
         )
+        .hint("The pool serves what it kept; the rest are new buffers of the bucket's length")
+        .mistake((k - cap) * s, "The new buffers are rounded up to their bucket's length, not your request")
+        .mistake(k * length, "From the second round on, the buffers the pool kept are reused")
+        .mistake((k - p * m) * length, "Do not forget the returning thread's own slot: it keeps one more"))
     }
 }
 
 impl Kind for CreateKeeps {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "create-keeps"
     }
-    fn choices(&self) -> &'static [&'static str] {
-        &["yes", "no"]
-    }
-    fn draw(&self, rng: &mut Rng) -> u64 {
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
         let power = 1u64 << (18 + rng.below(4)); // 256 KiB … 2 MiB
-        match rng.below(4) {
+        Ok(match rng.below(4) {
             0 => power,
             1 => power + 1,
             2 => 1_048_576 + rng.below(3),
             _ => power - rng.below(power / 2),
-        }
+        })
     }
-    fn prompt(&self, v: u64) -> String {
+    fn prompt(&self, v: &u64) -> String {
         format!(
             "ArrayPool<byte>.Create() with its defaults: you rent {} bytes and return the array. Does the pool keep it?",
-            group_digits(v)
+            group_digits(*v)
         )
     }
-    fn expected(&self, v: u64) -> String {
-        match create_keeps(v) {
-            Ok(Some(true)) => "yes".into(),
-            Ok(_) => "no".into(),
-            Err(e) => e,
-        }
-    }
-    fn explain(&self, v: u64) -> String {
-        let kept = create_keeps(v) == Ok(Some(true));
+    fn solve(&self, &v: &u64, _: &Page) -> Result<Solution, String> {
+        let kept = create_keeps(v)? == Some(true);
         let max = group_digits(crate::pool::DEFAULT_CONFIGURABLE_MAX_LENGTH as u64);
-        if kept {
+        let why = if kept {
             format!(
                 "{} bytes is within Create()'s default maximum of {max} bytes, so the buffer goes back into its bucket and the next rent reuses it",
                 group_digits(v)
@@ -179,88 +184,189 @@ impl Kind for CreateKeeps {
                 "{} bytes is over Create()'s default maximum of {max} bytes: it gets an exact-length array every time and the return drops it. The shared pool's ceiling is 2^30 = 1,073,741,824 elements, not 1 MiB",
                 group_digits(v)
             )
-        }
+        };
+        Ok(Solution::yes_no(
+            kept,
+            why,
+            "Create() has a maximum array length of its own, much lower than the shared pool's: where does this request fall",
+        ))
     }
 }
 
-const OVERRIDE: [u32; 3] = [12, 12, 12];
+/// A machine's cores and the two environment overrides (0: not a valid value).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Overrides {
+    pub cores: u64,
+    pub partitions: u64,
+    pub per_partition: u64,
+}
+
+fn override_config(o: &Overrides) -> SharedConfig {
+    let (p, m) = (o.partitions.to_string(), o.per_partition.to_string());
+    SharedConfig::from_env_values(Some(&p), Some(&m), o.cores as usize)
+}
 
 impl Kind for Override {
+    type Params = Overrides;
     fn name(&self) -> &'static str {
         "override"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        let cores = [2, 4, 8, 16, 20, 32][rng.below(6) as usize];
-        // 0 means "not a valid value" (.NET falls back to the default).
-        let partitions = [0, 1, 2, 4, 8, 64][rng.below(6) as usize];
-        let per = [0, 4, 8, 16, 32][rng.below(5) as usize];
-        pack(&[(cores, 12), (partitions, 12), (per, 12)])
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Overrides, String> {
+        Ok(Overrides {
+            cores: rng.pick(&[2, 4, 8, 16, 20, 32]),
+            partitions: rng.pick(&[0, 1, 2, 4, 8, 64]),
+            per_partition: rng.pick(&[0, 4, 8, 16, 32]),
+        })
     }
-    fn prompt(&self, v: u64) -> String {
-        let [cores, p, m] = unpack(v, OVERRIDE);
-        let show = |x: u64| {
-            if x == 0 {
-                "0".to_string()
-            } else {
-                x.to_string()
-            }
+    fn prompt(&self, o: &Overrides) -> String {
+        format!(
+            "A machine with {} logical cores runs with MAXPARTITIONCOUNT={} and MAXARRAYSPERPARTITION={}. How many buffers of one size can the shared pool keep?",
+            o.cores, o.partitions, o.per_partition
+        )
+    }
+    fn solve(&self, o: &Overrides, _: &Page) -> Result<Solution, String> {
+        let cfg = override_config(o);
+        let naive_p = if o.partitions == 0 {
+            o.cores
+        } else {
+            o.partitions
         };
+        let naive_m = if o.per_partition == 0 {
+            32
+        } else {
+            o.per_partition
+        };
+        Ok(Solution::number(
+            cfg.capacity_per_bucket() as u64,
+            format!(
+                "The partition count is capped at the {} cores and 0 means “use the default” (cores, and 32 per partition): P = {}, M = {}, so 1 + {} × {} = {}",
+                o.cores,
+                cfg.partitions,
+                cfg.arrays_per_partition,
+                cfg.partitions,
+                cfg.arrays_per_partition,
+                cfg.capacity_per_bucket()
+            ),
+        )
+        .hint("Work out P and M the pool really uses first: a value can be capped or ignored")
+        .mistake(
+            1 + naive_p * naive_m,
+            "The pool never uses more partitions than the machine has cores",
+        )
+        .mistake(
+            naive_p.min(o.cores) * naive_m,
+            "Partitions × per partition is most of it, but the thread's own slot keeps one more",
+        ))
+    }
+}
+
+/// "Memory stays high only on the many-core machine": which explanation do the lab's runs support?
+pub struct BigMachine;
+
+/// Two machines running the same peak of `held` buffers of `size` bytes.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Machines {
+    pub small: u64,
+    pub big: u64,
+    pub held: u64,
+    pub size: u64,
+}
+
+const KEEPS_PER_CORE: &str = "the pool keeps more buffers per size on more cores";
+
+impl Kind for BigMachine {
+    type Params = Machines;
+    fn name(&self) -> &'static str {
+        "big-machine"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Machines, String> {
+        Ok(Machines {
+            small: rng.pick(&[2, 4]),
+            big: rng.pick(&[32, 48, 64]),
+            held: rng.pick(&[300, 1_000, 2_500]),
+            size: rng.pick(&[1_024, 4_096]),
+        })
+    }
+    fn prompt(&self, m: &Machines) -> String {
         format!(
-            "A machine with {cores} logical cores runs with MAXPARTITIONCOUNT={} and MAXARRAYSPERPARTITION={}. How many buffers of one size can the shared pool keep?",
-            show(p),
-            show(m)
+            "A service rents {} buffers of {} bytes at its daily peak and returns them all afterwards. Between peaks its memory stays much higher on the {}-core production machine than on the {}-core test machine. Which explanation do the lab's runs of the shared pool support?",
+            group_digits(m.held),
+            group_digits(m.size),
+            m.big,
+            m.small
         )
     }
-    fn expected(&self, v: u64) -> String {
-        let (cfg, _) = override_config(v);
-        cfg.capacity_per_bucket().to_string()
-    }
-    fn explain(&self, v: u64) -> String {
-        let (cfg, cores) = override_config(v);
-        format!(
-            "The partition count is capped at the {cores} cores and 0 means “use the default” (cores, and 32 per partition): P = {}, M = {}, so 1 + {} × {} = {}",
-            cfg.partitions,
-            cfg.arrays_per_partition,
-            cfg.partitions,
-            cfg.arrays_per_partition,
-            cfg.capacity_per_bucket()
+    fn solve(&self, m: &Machines, _: &Page) -> Result<Solution, String> {
+        let kept = |cores: u64| -> Result<(u64, u64), String> {
+            let setup = Setup {
+                partitions: cores,
+                arrays_per_partition: 32,
+                held: m.held,
+                size: m.size,
+            };
+            let r = run_or_explain(setup)?;
+            Ok((r.rounds[0].kept_after_return, r.rounds[0].retained_bytes))
+        };
+        let (small_kept, small_bytes) = kept(m.small)?;
+        let (big_kept, big_bytes) = kept(m.big)?;
+        Ok(Solution::choice(
+            KEEPS_PER_CORE,
+            format!(
+                "The lab ran the peak on both: after the returns the pool kept {} buffers ({} bytes) with P = {} and {} ({} bytes) with P = {}: 1 + P × 32 per size, and P follows the core count. Nothing leaks; the memory is the pool's stock, held until trimmed",
+                group_digits(small_kept),
+                group_digits(small_bytes),
+                m.small,
+                group_digits(big_kept),
+                group_digits(big_bytes),
+                m.big
+            ),
         )
+        .mistake(
+            "the buffers leak: they are never returned on the big machine",
+            "Every buffer here is returned: count what the pool keeps after the returns on each machine",
+        )
+        .mistake(
+            "the big machine rounds the same request up to larger buffers",
+            "The bucket of a request does not depend on the machine: what else in the pool is sized by the core count",
+        ))
     }
-}
-
-fn override_config(v: u64) -> (SharedConfig, u64) {
-    let [cores, p, m] = unpack(v, OVERRIDE);
-    let (p, m) = (p.to_string(), m.to_string());
-    let cfg = SharedConfig::from_env_values(Some(&p), Some(&m), cores as usize);
-    (cfg, cores)
-}
-
-/// Encodes `P` and `M` as the [`Capacity`] kind's value (for tests and pages).
-pub fn capacity_value(p: u64, m: u64) -> u64 {
-    pack(&[(p, 12), (m, 12)])
-}
-
-/// Encodes `P`, `M`, `K` and a size as the [`BytesPerRound`] kind's value.
-pub fn bytes_per_round_value(p: u64, m: u64, k: u64, size: u64) -> u64 {
-    pack(&[(p, 12), (m, 12), (k, 16), (size, 20)])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quiz::Question;
+    use crate::quiz::Ask;
 
     #[test]
     fn quiz_answers_match_the_formulas() {
-        let q = Question::new(&Capacity, capacity_value(8, 32));
-        assert!(q.check("257").correct);
-        let q = Question::new(&BytesPerRound, bytes_per_round_value(2, 32, 100, 100));
-        assert!(q.check("4,480").correct, "{:?}", q.check("4480")); // 35 × 128
-        assert!(Question::new(&CreateKeeps, 1_048_576).check("yes").correct);
-        assert!(Question::new(&CreateKeeps, 1_048_577).check("no").correct);
-        let v = pack(&[(8, 12), (64, 12), (0, 12)]);
-        assert!(Question::new(&Override, v).check("257").correct);
-        let v = pack(&[(8, 12), (2, 12), (8, 12)]);
-        assert!(Question::new(&Override, v).check("17").correct);
+        let page = Page::default();
+        let q = |k: &dyn Ask, p: &str| k.replay(p, &page).unwrap();
+        assert!(q(&Capacity, r#"{"partitions":8,"per_partition":32}"#).accepts("257"));
+        let b = q(
+            &BytesPerRound,
+            r#"{"partitions":2,"per_partition":32,"held":100,"size":100}"#,
+        );
+        assert!(b.accepts("4,480")); // 35 × 128
+        assert!(b.solution.hint_for("3500").contains("bucket"));
+        assert!(q(&CreateKeeps, "1048576").accepts("yes"));
+        assert!(q(&CreateKeeps, "1048577").accepts("no"));
+        assert!(
+            q(
+                &Override,
+                r#"{"cores":8,"partitions":64,"per_partition":0}"#
+            )
+            .accepts("257")
+        );
+        assert!(q(&Override, r#"{"cores":8,"partitions":2,"per_partition":8}"#).accepts("17"));
+        let big = q(
+            &BigMachine,
+            r#"{"small":2,"big":64,"held":3000,"size":1024}"#,
+        );
+        assert!(
+            big.solution.why.contains("kept 65 buffers"),
+            "{}",
+            big.solution.why
+        );
+        assert!(big.solution.why.contains("2,049"), "{}", big.solution.why);
     }
 }

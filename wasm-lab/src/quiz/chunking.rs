@@ -1,7 +1,7 @@
 //! The chunking quiz (chapter 7): fresh chunk sizes and source kinds. Every answer comes from
 //! [`crate::scenario::chunking`], the chunker and pool runs behind the `chunking` widget.
 
-use super::{Kind, Quiz, Rng};
+use super::{Kind, Page, Quiz, Rng, Solution};
 use crate::bucket;
 use crate::chunk::SourceKind;
 use crate::input::group_digits;
@@ -21,6 +21,8 @@ pub const QUIZ: Quiz = Quiz {
         &ChunkPath,
         &PooledFirstBytes,
     ],
+    figures: &[],
+    snippets: false,
 };
 
 fn draw_size(rng: &mut Rng) -> u64 {
@@ -43,82 +45,87 @@ pub struct ChunkPath;
 pub struct PooledFirstBytes;
 
 impl Kind for FirstChunkArrays {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "first-chunk-arrays"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        draw_size(rng)
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(draw_size(rng))
     }
-    fn prompt(&self, s: u64) -> String {
+    fn prompt(&self, s: &u64) -> String {
         format!(
             "A List<int> of a million items, Chunk({}): how many arrays does the first chunk cost?",
-            group_digits(s)
+            group_digits(*s)
         )
     }
-    fn expected(&self, s: u64) -> String {
-        first_chunk_arrays(s).to_string()
-    }
-    fn explain(&self, s: u64) -> String {
+    fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
         let lens: Vec<String> = enumerable_first(s)
             .iter()
             .map(|b| group_digits(b.len() as u64))
             .collect();
-        format!(
+        let why = format!(
             "The enumerable path starts at min({}, 4) and doubles, copying each time, until the chunk is full: {} — that is 1 + ceil(log2(S / min(S, 4))) = {} arrays",
             group_digits(s),
             lens.join(", "),
             lens.len()
-        )
+        );
+        let n = first_chunk_arrays(s);
+        Ok(Solution::number(n, why)
+            .hint("A List passed as IEnumerable does not tell Chunk its length: how does the first chunk's array grow")
+            .mistake(1, "One array per chunk is the array path; this source takes the enumerable path, which grows the first chunk")
+            .mistake(n.saturating_sub(1), "Count the starting array as well as every doubling"))
     }
 }
 
 impl Kind for FirstChunkBytes {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "first-chunk-bytes"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        draw_size(rng)
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(draw_size(rng))
     }
-    fn prompt(&self, s: u64) -> String {
+    fn prompt(&self, s: &u64) -> String {
         format!(
             "The lab's port of that enumerable path in Rust, chunks of {} i32: how many bytes does the first chunk request in total (Rust arrays have no header)?",
-            group_digits(s)
+            group_digits(*s)
         )
     }
-    fn expected(&self, s: u64) -> String {
-        first_chunk_bytes(s).to_string()
-    }
-    fn explain(&self, s: u64) -> String {
+    fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
         let blocks = enumerable_first(s);
         let elems: u64 = blocks.iter().map(|b| b.len() as u64).sum();
-        format!(
+        let why = format!(
             "{} arrays of {} elements in all, × 4 bytes = {} bytes; every array but the last is copied and freed",
             blocks.len(),
             group_digits(elems),
             group_digits(elems * 4)
-        )
+        );
+        Ok(Solution::number(first_chunk_bytes(s), why)
+            .hint("Add up every array the growing chunk goes through, not only the last one")
+            .mistake(
+                s * 4,
+                "That is only the final array: the smaller ones before it were allocated too",
+            ))
     }
 }
 
 impl Kind for LaterChunkBytes {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "later-chunk-bytes"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        draw_size(rng)
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(draw_size(rng))
     }
-    fn prompt(&self, s: u64) -> String {
+    fn prompt(&self, s: &u64) -> String {
         format!(
             "On .NET (x64), Chunk({}) of a List<int>: how many bytes does a later (second, full) chunk allocate, header included?",
-            group_digits(s)
+            group_digits(*s)
         )
     }
-    fn expected(&self, s: u64) -> String {
-        later_chunk_dotnet_bytes(s).to_string()
-    }
-    fn explain(&self, s: u64) -> String {
+    fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
         let bytes = later_chunk_dotnet_bytes(s);
-        format!(
+        let why = format!(
             "Later chunks are allocated once at full size: 24 header bytes + {} × 4, rounded up to 8 = {} bytes{}",
             group_digits(s),
             group_digits(bytes),
@@ -127,21 +134,23 @@ impl Kind for LaterChunkBytes {
             } else {
                 ""
             }
-        )
+        );
+        Ok(Solution::number(bytes, why)
+            .hint("A later chunk is one array of the full size: elements × 4, plus .NET's array header, in steps of 8")
+            .mistake(s * 4, "The elements alone: a .NET array also carries a 24-byte header")
+            .mistake(first_chunk_bytes(s), "Later chunks do not grow: they are allocated once at full size"))
     }
 }
 
 impl Kind for ChunkPath {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "chunk-path"
     }
-    fn choices(&self) -> &'static [&'static str] {
-        &["ArrayChunkIterator", "EnumerableChunkIterator"]
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rng.below(SourceKind::ALL.len() as u64))
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        rng.below(SourceKind::ALL.len() as u64)
-    }
-    fn prompt(&self, v: u64) -> String {
+    fn prompt(&self, &v: &u64) -> String {
         let what = match source_of(v) {
             SourceKind::Slice => "an int[] (a Rust slice)",
             SourceKind::Vec => "a List<int> passed as IEnumerable<int> (a Rust Vec)",
@@ -151,16 +160,22 @@ impl Kind for ChunkPath {
             "On .NET 9 or later, source.Chunk(1000) where source is {what}: which iterator runs?"
         )
     }
-    fn expected(&self, v: u64) -> String {
-        path_for(source_of(v)).into()
-    }
-    fn explain(&self, v: u64) -> String {
+    fn solve(&self, &v: &u64, _: &Page) -> Result<Solution, String> {
         let kind = source_of(v);
         let path = path_for(kind);
-        format!(
+        let why = format!(
             "Chunk checks the argument's run-time type (source is TSource[]): {} gets {path}. Only a real array takes the array path, even though every call looks the same in code",
             kind.name()
-        )
+        );
+        let other = if path == "ArrayChunkIterator" {
+            "EnumerableChunkIterator"
+        } else {
+            "ArrayChunkIterator"
+        };
+        Ok(Solution::choice(path, why).mistake(
+            other,
+            "Chunk cannot see the static type you wrote, only what the object is at run time: is it a real array",
+        ))
     }
 }
 
@@ -169,51 +184,54 @@ fn source_of(v: u64) -> SourceKind {
 }
 
 impl Kind for PooledFirstBytes {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "pooled-first-bytes"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        draw_size(rng)
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(draw_size(rng))
     }
-    fn prompt(&self, s: u64) -> String {
+    fn prompt(&self, s: &u64) -> String {
         format!(
             "The pooled strategy with the lab's SharedPool<i32>, freshly created: chunks of {} i32. How many bytes does the first chunk allocate?",
-            group_digits(s)
+            group_digits(*s)
         )
     }
-    fn expected(&self, s: u64) -> String {
-        pooled_first_bytes(s).map_or_else(|e| e.to_string(), |b| b.to_string())
-    }
-    fn explain(&self, s: u64) -> String {
+    fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
+        let bytes = pooled_first_bytes(s).map_err(|e| e.to_string())?;
         let length = bucket::round(s as usize).length() as u64;
-        format!(
+        let why = format!(
             "The pool rounds {} up to its {}-element bucket and allocates that once: {} × 4 = {} bytes. Later chunks reuse it and allocate nothing",
             group_digits(s),
             group_digits(length),
             group_digits(length),
             group_digits(length * 4)
-        )
+        );
+        Ok(Solution::number(bytes, why)
+            .hint("A fresh pool has nothing to hand out, and it allocates whole buckets")
+            .mistake(
+                s * 4,
+                "The pool allocates its bucket's length, not the chunk size you asked for",
+            )
+            .mistake(
+                0,
+                "A freshly created pool holds nothing yet: the first rent allocates",
+            ))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quiz::Question;
+    use crate::quiz::Ask;
 
     #[test]
     fn quiz_grades() {
-        assert!(Question::new(&FirstChunkArrays, 20_000).check("14").correct);
-        assert!(
-            Question::new(&LaterChunkBytes, 25_000)
-                .check("100,024")
-                .correct
-        );
-        assert!(
-            Question::new(&ChunkPath, 1)
-                .check("enumerablechunkiterator")
-                .correct
-        );
-        assert!(Question::new(&PooledFirstBytes, 1).check("64").correct);
+        let page = Page::default();
+        let q = |k: &dyn Ask, p: &str| k.replay(p, &page).unwrap();
+        assert!(q(&FirstChunkArrays, "20000").accepts("14"));
+        assert!(q(&LaterChunkBytes, "25000").accepts("100,024"));
+        assert!(q(&ChunkPath, "1").accepts("enumerablechunkiterator"));
+        assert!(q(&PooledFirstBytes, "1").accepts("64"));
     }
 }

@@ -1,28 +1,33 @@
 //! Live quizzes whose answers the lab computes: nothing here is an answer key.
 //!
-//! A question is a [`Kind`] plus a freshly drawn value (a request size, a write length, …);
-//! [`Question::check`] grades a reader's answer by asking the lab (the pool, the calculator, the
-//! chunker), so every attempt can use a value nobody has seen before and the grading can never
-//! drift from what the code really does.
+//! A question is a [`Kind`] plus freshly drawn, typed parameters (a request size, a partition
+//! count, a snippet, a figure key, …). [`Kind::solve`] asks the lab (the pool, the calculator, the
+//! chunker, the page's bench figures, rustc's verdicts captured at build time) for the answer,
+//! the explanation, and the *mistakes readers make* with a hint aimed at each, so a wrong answer
+//! gets help about that answer without giving the right one away.
+//!
+//! An [`Attempt`] applies the course's rules for feedback: unreadable input and repeated clicks
+//! are not attempts, the first miss gets a hint, the second (or "Show answer") reveals the answer
+//! and says why, and [`Record`] tells the page what to store in progress.
 //!
 //! A chapter's module here holds only its quiz: the [`Quiz`] constant and its kinds. The runs that
 //! compute the answers live in [`crate::scenario`], where the chapter's widget and the tests call
 //! them too (the bucket quiz asks [`crate::calc`] directly).
 //!
 //! ```
-//! use wasm_lab::quiz::{bucket_rounding, Question};
-//! let q = Question::new(&bucket_rounding::BucketIndex, 100);
-//! assert!(q.check("3").correct);
-//! assert!(!q.check("4").correct);
+//! use wasm_lab::quiz::{bucket_rounding, Page, Rng, Ask};
+//! let q = bucket_rounding::BucketIndex.replay("100", &Page::default()).unwrap();
+//! assert!(q.accepts("3"));
+//! assert!(!q.accepts(&q.wrong_answer()));
 //! ```
 //!
 //! To add a quiz: a module with unit structs implementing [`Kind`], a [`Quiz`] constant, and an
-//! entry in [`QUIZZES`]; the book mounts it with `{{#lab-quiz ID}}`. Code that runs the lab for
-//! a chapter's story goes in the chapter's [`crate::scenario`] module, not here.
+//! entry in [`QUIZZES`]; the book mounts it with `{{#lab-quiz ID}}`.
 
 use std::fmt;
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::input::{group_digits, parse_size};
 
@@ -30,10 +35,16 @@ pub mod bucket_rounding;
 pub mod capacity;
 pub mod chunking;
 pub mod cliff;
+pub mod data;
+pub mod method;
+mod page;
 pub mod return_contract;
 pub mod size_specialized;
+pub mod snippets;
 pub mod stale_data;
 pub mod why_pool;
+
+pub use page::{Compiled, Fig, Gate, Page};
 
 /// Every quiz the book can mount, in the book's order.
 pub const QUIZZES: &[Quiz] = &[
@@ -45,13 +56,20 @@ pub const QUIZZES: &[Quiz] = &[
     cliff::QUIZ,
     chunking::QUIZ,
     size_specialized::QUIZ,
+    method::QUIZ,
 ];
 
-/// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, and its questions' kinds.
+/// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, its questions' kinds, and what the page
+/// must carry for them (bench figures, rustc's verdicts on the snippets).
 pub struct Quiz {
     pub id: &'static str,
     pub title: &'static str,
-    pub kinds: &'static [&'static dyn Kind],
+    pub kinds: &'static [&'static dyn Ask],
+    /// Keys of `book/data` figures its data questions are graded from; the preprocessor puts
+    /// them on the mount point (see [`Page`]).
+    pub figures: &'static [&'static str],
+    /// Whether its questions need rustc's verdict on [`snippets::SNIPPETS`].
+    pub snippets: bool,
 }
 
 /// The quiz with this id.
@@ -61,40 +79,196 @@ pub fn quiz(id: &str) -> Option<&'static Quiz> {
 
 impl Quiz {
     /// The question kind of this quiz with this name (`data-kind` in the page).
-    pub fn kind(&self, name: &str) -> Option<&'static dyn Kind> {
+    pub fn kind(&self, name: &str) -> Option<&'static dyn Ask> {
         self.kinds.iter().copied().find(|k| k.name() == name)
     }
 }
 
 /// What a question asks. Implementations compute every answer with the lab.
 pub trait Kind: Sync {
+    /// The values one question is about, kept on the page (`data-params`) so a test can replay it.
+    type Params: Serialize + DeserializeOwned;
+
     /// Stable name used in the page (`data-kind`) and in saved progress.
     fn name(&self) -> &'static str;
 
-    /// The choices offered, for a multiple-choice kind; empty for a numeric one.
-    fn choices(&self) -> &'static [&'static str] {
-        &[]
+    /// Fresh values to ask about; fails only when the page lacks what the kind needs.
+    fn draw(&self, rng: &mut Rng, page: &Page) -> Result<Self::Params, String>;
+
+    /// The question, for these values.
+    fn prompt(&self, p: &Self::Params) -> String;
+
+    /// A code snippet shown under the prompt, if the question is about code.
+    fn code(&self, _p: &Self::Params) -> Option<String> {
+        None
     }
 
-    /// A fresh value to ask about.
-    fn draw(&self, rng: &mut Rng) -> u64;
-
-    /// The question, for `value`.
-    fn prompt(&self, value: u64) -> String;
-
-    /// The right answer for `value`, as the reader would type or pick it, computed by the lab.
-    fn expected(&self, value: u64) -> String;
-
-    /// Why the answer is what it is, in a sentence or two.
-    fn explain(&self, value: u64) -> String;
+    /// The lab's answer, why, and the mistakes readers make (each with its own hint).
+    fn solve(&self, p: &Self::Params, page: &Page) -> Result<Solution, String>;
 }
 
-/// One attempt at a question: its kind and the value drawn for it.
-#[derive(Clone)]
+/// A [`Kind`] with its parameter type erased, so a quiz can list kinds of different types.
+pub trait Ask: Sync {
+    fn name(&self) -> &'static str;
+    /// A fresh question, its options shuffled.
+    fn pose(&self, rng: &mut Rng, page: &Page) -> Result<Question, String>;
+    /// The question for parameters read back from a page (`data-params`), options unshuffled.
+    /// For tests and the preprocessor: the wasm build the book ships leaves it out (about 45 KB of
+    /// deserializers), unless built with the `replay` feature as the browser tests are.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "replay"))]
+    fn replay(&self, params: &str, page: &Page) -> Result<Question, String>;
+}
+
+impl<K: Kind> Ask for K {
+    fn name(&self) -> &'static str {
+        Kind::name(self)
+    }
+
+    fn pose(&self, rng: &mut Rng, page: &Page) -> Result<Question, String> {
+        let p = self.draw(rng, page)?;
+        let mut q = posed(self, &p, page)?;
+        rng.shuffle(&mut q.options);
+        Ok(q)
+    }
+
+    #[cfg(any(not(target_arch = "wasm32"), feature = "replay"))]
+    fn replay(&self, params: &str, page: &Page) -> Result<Question, String> {
+        let p: K::Params = serde_json::from_str(params)
+            .map_err(|e| format!("unreadable parameters for {}: {e}", Kind::name(self)))?;
+        posed(self, &p, page)
+    }
+}
+
+fn posed<K: Kind>(kind: &K, p: &K::Params, page: &Page) -> Result<Question, String> {
+    let solution = kind.solve(p, page)?;
+    let options = if solution.numeric {
+        Vec::new()
+    } else {
+        std::iter::once(solution.answer.clone())
+            .chain(solution.mistakes.iter().map(|m| m.answer.clone()))
+            .collect()
+    };
+    Ok(Question {
+        kind: Kind::name(kind),
+        params: serde_json::to_string(p).map_err(|e| e.to_string())?,
+        prompt: kind.prompt(p),
+        code: kind.code(p),
+        options,
+        solution,
+    })
+}
+
+/// A wrong answer readers give, and the hint it gets (which never states the right answer).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mistake {
+    pub answer: String,
+    pub hint: String,
+}
+
+/// The lab's answer to one question.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// As the reader types it (digits) or picks it (the option's label).
+    pub answer: String,
+    /// Typed as a number, or picked from options (the answer and the mistakes).
+    pub numeric: bool,
+    /// Why the answer is what it is; shown once solved or revealed.
+    pub why: String,
+    /// Hint for a wrong answer that is none of the known mistakes.
+    pub hint: String,
+    pub mistakes: Vec<Mistake>,
+}
+
+impl Solution {
+    /// A number to type.
+    pub fn number(n: u64, why: impl Into<String>) -> Solution {
+        Solution {
+            answer: n.to_string(),
+            numeric: true,
+            why: why.into(),
+            hint: "Work it through again with the chapter's rule".into(),
+            mistakes: Vec::new(),
+        }
+    }
+
+    /// An option to pick; add the wrong options with [`Solution::mistake`].
+    pub fn choice(right: impl Into<String>, why: impl Into<String>) -> Solution {
+        Solution {
+            answer: right.into(),
+            numeric: false,
+            why: why.into(),
+            hint: String::new(),
+            mistakes: Vec::new(),
+        }
+    }
+
+    /// "yes" or "no", with the hint the other option gets.
+    pub fn yes_no(yes: bool, why: impl Into<String>, hint: impl Into<String>) -> Solution {
+        let (right, wrong) = if yes { ("yes", "no") } else { ("no", "yes") };
+        Solution::choice(right, why).mistake(wrong, hint)
+    }
+
+    /// The hint for wrong answers that are none of the known mistakes.
+    pub fn hint(mut self, hint: impl Into<String>) -> Solution {
+        self.hint = hint.into();
+        self
+    }
+
+    /// A mistake readers make; ignored when it equals the answer or an earlier mistake (a
+    /// computed misconception can coincide with the truth for some values).
+    pub fn mistake(mut self, answer: impl ToString, hint: impl Into<String>) -> Solution {
+        let answer = answer.to_string();
+        let same = |a: &str| self.normalize(a) == self.normalize(&answer);
+        if !same(&self.answer.clone()) && !self.mistakes.iter().any(|m| same(&m.answer)) {
+            self.mistakes.push(Mistake {
+                answer,
+                hint: hint.into(),
+            });
+        }
+        self
+    }
+
+    /// The answer as the reader sees it (numbers grouped: `2,048`).
+    pub fn shown(&self) -> String {
+        if self.numeric {
+            self.answer
+                .parse::<u64>()
+                .map_or(self.answer.clone(), group_digits)
+        } else {
+            self.answer.clone()
+        }
+    }
+
+    fn normalize(&self, answer: &str) -> Option<String> {
+        if self.numeric {
+            parse_size(answer).ok().map(|n| n.to_string())
+        } else {
+            Some(answer.trim().to_lowercase())
+        }
+    }
+
+    /// The hint a wrong answer gets: its mistake's own, or the general one.
+    pub fn hint_for(&self, answer: &str) -> &str {
+        let given = self.normalize(answer);
+        self.mistakes
+            .iter()
+            .find(|m| self.normalize(&m.answer) == given)
+            .map_or(self.hint.as_str(), |m| m.hint.as_str())
+    }
+}
+
+/// One drawn question: everything the page shows and grades, computed when it was drawn.
+#[derive(Clone, PartialEq)]
 pub struct Question {
-    pub kind: &'static dyn Kind,
-    pub value: u64,
+    /// The kind's name.
+    pub kind: &'static str,
+    /// The drawn parameters as JSON, to replay the question ([`Ask::replay`]).
+    pub params: String,
     pub prompt: String,
+    pub code: Option<String>,
+    /// The options to pick from, in the order shown; empty when the answer is typed.
+    pub options: Vec<String>,
+    pub solution: Solution,
 }
 
 impl fmt::Debug for Question {
@@ -102,64 +276,182 @@ impl fmt::Debug for Question {
         write!(
             f,
             "Question({} {}: {:?})",
-            self.kind.name(),
-            self.value,
-            self.prompt
+            self.kind, self.params, self.prompt
         )
     }
 }
 
-/// The grade of one answer, with the explanation shown to the reader.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Feedback {
-    pub correct: bool,
-    /// The right answer, as the reader would type or pick it (numbers grouped: `2,048`).
-    pub expected: String,
-    /// Why; also says so when the reader's answer could not be read.
-    pub explanation: String,
+impl Question {
+    /// The lab's answer, as the reader types or picks it.
+    pub fn right_answer(&self) -> String {
+        self.solution.answer.clone()
+    }
+
+    /// A wrong answer, for tests: the first known mistake, else the next number.
+    /// (The one place tests derive a wrong answer.)
+    pub fn wrong_answer(&self) -> String {
+        if let Some(m) = self.solution.mistakes.first() {
+            return m.answer.clone();
+        }
+        let n: u64 = self.solution.answer.parse().unwrap_or(0);
+        n.wrapping_add(1).to_string()
+    }
+
+    /// Whether `answer` is the lab's answer.
+    pub fn accepts(&self, answer: &str) -> bool {
+        let s = &self.solution;
+        s.normalize(answer).is_some() && s.normalize(answer) == s.normalize(&s.answer)
+    }
 }
 
-impl Question {
-    pub fn new(kind: &'static dyn Kind, value: u64) -> Question {
-        Question {
-            kind,
-            value,
-            prompt: kind.prompt(value),
+/// What the page should store after a response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Record {
+    /// Nothing: the input was not an attempt.
+    Nothing,
+    /// One attempt, right or wrong.
+    Attempt { correct: bool },
+    /// A wrong attempt that revealed the answer.
+    MissAndReveal,
+    /// The reader asked for the answer.
+    Reveal,
+}
+
+/// How a response looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Right,
+    Hint,
+    Revealed,
+    /// Not an attempt (unreadable, empty, repeated, already answered).
+    Note,
+}
+
+/// The page's reply to one check or reveal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Response {
+    pub tone: Tone,
+    pub text: String,
+    pub record: Record,
+}
+
+/// Where a question stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Open,
+    Solved,
+    Revealed,
+}
+
+/// A reader working on one drawn question: the misses so far and whether it is settled.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    pub question: Question,
+    misses: Vec<Option<String>>,
+    pub state: State,
+}
+
+impl Attempt {
+    pub fn new(question: Question) -> Attempt {
+        Attempt {
+            question,
+            misses: Vec::new(),
+            state: State::Open,
         }
     }
 
-    pub fn draw(kind: &'static dyn Kind, rng: &mut Rng) -> Question {
-        Question::new(kind, kind.draw(rng))
-    }
-
-    /// The right answer, computed by the lab.
-    pub fn expected(&self) -> String {
-        self.kind.expected(self.value)
-    }
-
-    /// Grades `answer` (as typed or picked) against the lab's computation.
-    pub fn check(&self, answer: &str) -> Feedback {
-        let expected = self.expected();
-        let (correct, unreadable) = if self.kind.choices().is_empty() {
-            match parse_size(answer) {
-                Ok(n) => (n.to_string() == expected, None),
-                Err(e) => (false, Some(e.to_string())),
-            }
-        } else {
-            (answer.trim().eq_ignore_ascii_case(&expected), None)
+    /// Grades `answer`: the first miss gets a hint aimed at it, the second reveals the answer.
+    pub fn submit(&mut self, answer: &str) -> Response {
+        let note = |text: String| Response {
+            tone: Tone::Note,
+            text,
+            record: Record::Nothing,
         };
-        let mut explanation = match unreadable {
-            Some(e) => format!("Your answer could not be read: {e}. "),
-            None => String::new(),
-        };
-        explanation.push_str(&self.kind.explain(self.value));
-        let expected = expected.parse::<u64>().map_or(expected, group_digits);
-        Feedback {
-            correct,
-            expected,
-            explanation,
+        let s = &self.question.solution;
+        if self.state != State::Open {
+            return note("Already answered: draw new values for another try.".into());
+        }
+        if answer.trim().is_empty() {
+            return note("Type or pick an answer first.".into());
+        }
+        if s.numeric
+            && let Err(e) = parse_size(answer)
+        {
+            return note(format!(
+                "Your answer could not be read ({e}): type a whole number, such as 4,096. It does not count as an attempt."
+            ));
+        }
+        let given = s.normalize(answer);
+        if self.misses.contains(&given) {
+            return note(format!(
+                "You already tried that: {} Try another answer, or use Show answer.",
+                sentence(s.hint_for(answer))
+            ));
+        }
+        if self.question.accepts(answer) {
+            self.state = State::Solved;
+            return Response {
+                tone: Tone::Right,
+                text: format!("✔ Correct. {}", sentence(&s.why)),
+                record: Record::Attempt { correct: true },
+            };
+        }
+        self.misses.push(given);
+        if self.misses.len() < 2 {
+            return Response {
+                tone: Tone::Hint,
+                text: format!(
+                    "✘ Not quite. {} Try again, or use Show answer.",
+                    sentence(s.hint_for(answer))
+                ),
+                record: Record::Attempt { correct: false },
+            };
+        }
+        self.state = State::Revealed;
+        Response {
+            tone: Tone::Revealed,
+            text: format!(
+                "✘ Not quite. {} The answer is {}: {}",
+                sentence(s.hint_for(answer)),
+                s.shown(),
+                sentence(&s.why)
+            ),
+            record: Record::MissAndReveal,
         }
     }
+
+    /// Shows the answer on request.
+    pub fn reveal(&mut self) -> Response {
+        if self.state != State::Open {
+            return Response {
+                tone: Tone::Note,
+                text: "Already answered: draw new values for another try.".into(),
+                record: Record::Nothing,
+            };
+        }
+        self.state = State::Revealed;
+        let s = &self.question.solution;
+        Response {
+            tone: Tone::Revealed,
+            text: format!("The answer is {}: {}", s.shown(), sentence(&s.why)),
+            record: Record::Reveal,
+        }
+    }
+}
+
+/// `text` ending in a full stop (explanations are written without one).
+fn sentence(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?', ')', '”']) {
+        t.to_string()
+    } else {
+        format!("{t}.")
+    }
+}
+
+/// "yes" or "no".
+pub fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
 }
 
 /// A small deterministic generator (SplitMix64), seeded by the page, so quizzes need no crate
@@ -185,6 +477,19 @@ impl Rng {
         self.next_u64() % n.max(1)
     }
 
+    /// One of `items` (which must not be empty).
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
+    }
+
+    /// Shuffles `items` in place (Fisher–Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
     /// A request size worth asking about: near a power of two, or anywhere up to 2^21.
     pub fn request(&mut self) -> u64 {
         let power = 1u64 << (4 + self.below(17));
@@ -198,57 +503,4 @@ impl Rng {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every kind of every quiz accepts the lab's answer, rejects another, and explains itself.
-    #[test]
-    fn every_kind_grades_with_the_lab() {
-        let mut rng = Rng::new(7);
-        for quiz in QUIZZES {
-            assert!(
-                quiz.kinds.len() >= 3,
-                "{} has fewer than three questions",
-                quiz.id
-            );
-            for &kind in quiz.kinds {
-                assert_eq!(quiz.kind(kind.name()).map(|k| k.name()), Some(kind.name()));
-                for _ in 0..200 {
-                    let q = Question::draw(kind, &mut rng);
-                    let right = q.expected();
-                    assert!(q.check(&right).correct, "{q:?} {right}");
-                    let wrong = if kind.choices().is_empty() {
-                        (right.parse::<u64>().unwrap() + 1).to_string()
-                    } else {
-                        let other = kind
-                            .choices()
-                            .iter()
-                            .find(|c| !c.eq_ignore_ascii_case(&right));
-                        other.unwrap().to_string()
-                    };
-                    let f = q.check(&wrong);
-                    assert!(!f.correct, "{q:?} accepted {wrong}");
-                    assert!(f.explanation.len() > 20, "{q:?}: {}", f.explanation);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn draws_vary_and_stay_in_range() {
-        let mut rng = Rng::new(1);
-        let draws: Vec<u64> = (0..100).map(|_| rng.request()).collect();
-        assert!(
-            draws
-                .iter()
-                .all(|&n| (1..=(1 << 21) + (1 << 20) + 1).contains(&n))
-        );
-        let distinct: std::collections::BTreeSet<_> = draws.iter().collect();
-        assert!(distinct.len() > 80);
-    }
-
-    #[test]
-    fn unknown_quiz_is_none() {
-        assert!(quiz("no-such-quiz").is_none());
-    }
-}
+mod tests;

@@ -1,30 +1,30 @@
 //! The return-contract quiz (chapter 4): fresh values, lengths and round counts, graded by
-//! running the chapter's scenario. Every answer comes from [`crate::scenario::return_contract`], the same
-//! runs the `return-contract` widget shows.
+//! running the chapter's scenario ([`crate::scenario::return_contract`], the same runs the
+//! `return-contract` widget shows), and "does this compile?" questions on the ownership API whose
+//! verdicts rustc gave at build time ([`super::snippets`]).
 
-use super::{Kind, Quiz, Rng};
+use serde::{Deserialize, Serialize};
+
+use super::snippets::{SNIPPETS, snippet};
+use super::{Kind, Page, Quiz, Rng, Solution};
 use crate::bucket::bucket_of_length;
 use crate::input::group_digits;
 use crate::pool::PoolError;
-use crate::scenario::return_contract::{
-    double_return, foreign_return, forgotten_return, use_after_return,
-};
+use crate::scenario::return_contract::{double_return, foreign_return, forgotten_return};
 
 pub const QUIZ: Quiz = Quiz {
     id: "return-contract",
     title: "The return contract",
     kinds: &[
         &SharedAfterReturns,
-        &R2Reads,
-        &FreshReads,
         &ForeignAccepted,
         &ForgottenReturn,
+        &TestPassed,
+        &DoesItCompile,
     ],
+    figures: &[],
+    snippets: true,
 };
-
-fn yes_no(b: bool) -> String {
-    if b { "yes" } else { "no" }.into()
-}
 
 fn err(e: PoolError) -> String {
     format!("the lab could not run this: {e}")
@@ -32,223 +32,283 @@ fn err(e: PoolError) -> String {
 
 /// "Return once / twice (checked or not): do the next two renters share a buffer?"
 pub struct SharedAfterReturns;
-/// "After a double return, `r1[0] = V`: what does `r2[0]` read?"
-pub struct R2Reads;
-/// "`fresh[0] = F`, then `stale[0] = W` through a returned handle: what does `fresh[0]` read?"
-pub struct FreshReads;
 /// "Is a foreign buffer of length L accepted?"
 pub struct ForeignAccepted;
 /// "N rounds that forget to return, on a pool with 33 spare buffers: how many new buffers?"
 pub struct ForgottenReturn;
+/// "Does this snippet compile?" — rustc's verdict, captured when the book was built.
+pub struct DoesItCompile;
+
+/// How a [`SharedAfterReturns`] question returns `x`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Returns {
+    pub twice: bool,
+    pub checked: bool,
+}
 
 impl Kind for SharedAfterReturns {
+    type Params = Returns;
     fn name(&self) -> &'static str {
         "shared-after-returns"
     }
-    fn choices(&self) -> &'static [&'static str] {
-        &["yes", "no"]
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Returns, String> {
+        // Mostly the .NET case.
+        Ok(match rng.below(4) {
+            0 => Returns {
+                twice: false,
+                checked: false,
+            },
+            1 => Returns {
+                twice: true,
+                checked: true,
+            },
+            _ => Returns {
+                twice: true,
+                checked: false,
+            },
+        })
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        // bit 0: returned twice; bit 1: checked mode. Mostly the .NET case.
-        match rng.below(4) {
-            0 => 0,
-            1 => 3,
-            _ => 1,
-        }
-    }
-    fn prompt(&self, v: u64) -> String {
+    fn prompt(&self, r: &Returns) -> String {
         format!(
             "{}You rent 64 bytes as x and return x {}. Then r1 and r2 each rent 64 bytes. Do r1 and r2 hold the same buffer?",
-            if v & 2 != 0 {
+            if r.checked {
                 "Checked mode is on. "
             } else {
                 "A pool with .NET's rules. "
             },
-            if v & 1 != 0 { "twice in a row" } else { "once" }
+            if r.twice { "twice in a row" } else { "once" }
         )
     }
-    fn expected(&self, v: u64) -> String {
-        double_return(1, v & 1 != 0, v & 2 != 0).map_or_else(err, |r| yes_no(r.same_buffer))
-    }
-    fn explain(&self, v: u64) -> String {
-        match double_return(1, v & 1 != 0, v & 2 != 0) {
-            Ok(r) => match (&r.second_return, v & 1 != 0) {
-                (Some(e), _) => format!(
-                    "The lab ran it: checked mode refused the second return (“{e}”), so x went back once and only r1 got it; r2 got a new buffer."
-                ),
-                (None, true) => "The lab ran it: the pool accepted the second return without a word and kept x twice (once in the thread slot, once in a partition), so r1 and r2 both got x — ReferenceEquals(r1, r2) = True.".into(),
-                (None, false) => "The lab ran it: x went back once, r1 got it, and the pool had to allocate a new buffer for r2.".into(),
-            },
-            Err(e) => err(e),
-        }
-    }
-}
-
-impl Kind for R2Reads {
-    fn name(&self) -> &'static str {
-        "r2-reads"
-    }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        1 + rng.below(255)
-    }
-    fn prompt(&self, v: u64) -> String {
-        format!(
-            "x was returned twice. r1 and r2 then rent 64 bytes each, and r1 writes r1[0] = {v}. What does r2[0] read?"
-        )
-    }
-    fn expected(&self, v: u64) -> String {
-        double_return(v as u8, true, false).map_or_else(err, |r| r.r2_reads.to_string())
-    }
-    fn explain(&self, v: u64) -> String {
-        match double_return(v as u8, true, false) {
-            Ok(r) => format!(
-                "The lab ran it: r1 and r2 are {} buffer, so r1's write is r2's data: r2[0] reads {}. Two parts of a program each believe they own a buffer they share (CWE-415, double free, in Microsoft's words).",
-                if r.same_buffer {
-                    "the same"
-                } else {
-                    "a different"
-                },
-                r.r2_reads
+    fn solve(&self, p: &Returns, _: &Page) -> Result<Solution, String> {
+        let r = double_return(1, p.twice, p.checked).map_err(err)?;
+        let why = match (&r.second_return, p.twice) {
+            (Some(e), _) => format!(
+                "The lab ran it: checked mode refused the second return (“{e}”), so x went back once and only r1 got it; r2 got a new buffer"
             ),
-            Err(e) => err(e),
-        }
-    }
-}
-
-fn fresh_values(v: u64) -> (u8, u8) {
-    ((v >> 8) as u8, v as u8)
-}
-
-impl Kind for FreshReads {
-    fn name(&self) -> &'static str {
-        "fresh-reads"
-    }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        let fresh = 1 + rng.below(255);
-        let stale = (fresh + 1 + rng.below(254)) % 256;
-        fresh << 8 | stale
-    }
-    fn prompt(&self, v: u64) -> String {
-        let (fresh, stale) = fresh_values(v);
-        format!(
-            "Old code returns its buffer but keeps the reference as stale. A new renter rents the same size as fresh and writes a price, fresh[0] = {fresh}. Then the old code writes stale[0] = {stale}. What does fresh[0] read?"
-        )
-    }
-    fn expected(&self, v: u64) -> String {
-        let (fresh, stale) = fresh_values(v);
-        use_after_return(fresh, stale, false).map_or_else(err, |r| r.fresh_reads.to_string())
-    }
-    fn explain(&self, v: u64) -> String {
-        let (fresh, stale) = fresh_values(v);
-        match use_after_return(fresh, stale, false) {
-            Ok(r) => format!(
-                "The lab ran it: fresh {} the buffer stale still points to, and the pool does not check, so the old write lands in the new renter's data: fresh[0] reads {} instead of {fresh} (use after free, CWE-416). Checked mode would refuse the stale write.",
-                if r.same_buffer { "is" } else { "is not" },
-                r.fresh_reads
-            ),
-            Err(e) => err(e),
-        }
+            (None, true) => "The lab ran it: the pool accepted the second return without a word and kept x twice (once in the thread slot, once in a partition), so r1 and r2 both got x — ReferenceEquals(r1, r2) = True".into(),
+            (None, false) => "The lab ran it: x went back once, r1 got it, and the pool had to allocate a new buffer for r2".into(),
+        };
+        let hint = if r.same_buffer {
+            "Does .NET's pool check whether a returned array is already in it"
+        } else if p.twice {
+            "What does checked mode do with a return of a buffer the pool already holds"
+        } else {
+            "One return puts one buffer back: how many renters can it serve"
+        };
+        Ok(Solution::yes_no(r.same_buffer, why, hint))
     }
 }
 
 impl Kind for ForeignAccepted {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "foreign-accepted"
     }
-    fn choices(&self) -> &'static [&'static str] {
-        &["yes", "no"]
-    }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        match rng.below(3) {
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(match rng.below(3) {
             0 => 16 << rng.below(13),
             1 => (16 << rng.below(13)) + 1 + rng.below(15),
             _ => 1 + rng.below(65_536),
-        }
+        })
     }
-    fn prompt(&self, l: u64) -> String {
+    fn prompt(&self, l: &u64) -> String {
         format!(
             "You create a byte buffer of length {} yourself (new byte[{l}]: it never came from the pool) and return it to the shared pool. Does the pool accept it?",
-            group_digits(l)
+            group_digits(*l)
         )
     }
-    fn expected(&self, l: u64) -> String {
-        foreign_return(l as usize, 77, false).map_or_else(err, |r| yes_no(r.refused.is_none()))
-    }
-    fn explain(&self, l: u64) -> String {
-        match foreign_return(l as usize, 77, false) {
-            Ok(r) => match (&r.refused, bucket_of_length(l as usize)) {
-                (None, Some(b)) => format!(
-                    "The lab ran it: {} is the length of bucket {b}, and the pool checks only the length, not where the buffer came from — it accepted it, and the next Rent({l}) handed out your buffer{}.",
-                    group_digits(l),
-                    r.next_reads
-                        .map_or(String::new(), |x| format!(" with your value {x} in it"))
-                ),
-                (None, None) => format!(
-                    "The lab ran it: a length of {} is not pooled at all, so the return is silently ignored.",
-                    group_digits(l)
-                ),
-                (Some(e), _) => format!(
-                    "The lab ran it: {} is not a bucket length (buckets are 16, 32, 64, … powers of two), so the pool refused it: “{e}”.",
-                    group_digits(l)
-                ),
-            },
-            Err(e) => err(e),
-        }
+    fn solve(&self, &l: &u64, _: &Page) -> Result<Solution, String> {
+        let r = foreign_return(l as usize, 77, false).map_err(err)?;
+        let why = match (&r.refused, bucket_of_length(l as usize)) {
+            (None, Some(b)) => format!(
+                "The lab ran it: {} is the length of bucket {b}, and the pool checks only the length, not where the buffer came from — it accepted it, and the next Rent({l}) handed out your buffer{}",
+                group_digits(l),
+                r.next_reads
+                    .map_or(String::new(), |x| format!(" with your value {x} in it"))
+            ),
+            (None, None) => format!(
+                "The lab ran it: a length of {} is not pooled at all, so the return is silently ignored",
+                group_digits(l)
+            ),
+            (Some(e), _) => format!(
+                "The lab ran it: {} is not a bucket length (buckets are 16, 32, 64, … powers of two), so the pool refused it: “{e}”",
+                group_digits(l)
+            ),
+        };
+        Ok(Solution::yes_no(
+            r.refused.is_none(),
+            why,
+            "The pool cannot know where an array came from: what is the one thing it checks on a return",
+        ))
     }
 }
 
 impl Kind for ForgottenReturn {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "forgotten-return"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        1 + rng.below(120)
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(1 + rng.below(120))
     }
-    fn prompt(&self, n: u64) -> String {
+    fn prompt(&self, n: &u64) -> String {
         format!(
             "The lab's pool holds its full stock of 33 spare 128-byte buffers (1 + P × 32 with P = 1). A loop rents 128 bytes, hits an error and never reaches its return (no finally) — {n} rounds. How many new buffers does the pool allocate?"
         )
     }
-    fn expected(&self, n: u64) -> String {
-        forgotten_return(n, false).map_or_else(err, |r| r.new_buffers.to_string())
-    }
-    fn explain(&self, n: u64) -> String {
-        match forgotten_return(n, false) {
-            Ok(r) => format!(
-                "The lab ran it: the first {} rounds were served from the stock, so they cost nothing — exactly why a 10-round test cannot see this bug; each round after that allocated a new buffer: {} in {n} rounds. With the return in a finally (or a Rust guard), the answer is 0.",
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let r = forgotten_return(n, false).map_err(err)?;
+        Ok(Solution::number(
+            r.new_buffers,
+            format!(
+                "The lab ran it: the first {} rounds were served from the stock, so they cost nothing — why a short test on a stocked pool cannot see this bug; each round after that allocated a new buffer: {} in {n} rounds. With the return in a finally (or a Rust guard), the answer is 0",
                 r.stock.min(n as usize),
                 r.new_buffers
             ),
-            Err(e) => err(e),
-        }
+        )
+        .hint("The stock serves rounds for free until it runs out: how many rounds does it cover")
+        .mistake(n, "Not every round allocates: the pool first hands out the spare buffers it holds")
+        .mistake(0, "A stock runs out: without returns nothing refills it"))
+    }
+}
+
+/// "A 10-round test passed, production leaks": which explanation do the lab's runs support?
+pub struct TestPassed;
+
+const STOCK_HID_IT: &str = "the pool's stock of spare buffers served the test's rounds";
+
+impl Kind for TestPassed {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "test-passed"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rng.pick(&[200, 1_000, 5_000]) + rng.below(100))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "A handler rents 128 bytes and returns the buffer on its last line, which an error skips (no finally). Its unit test runs 10 rounds with an error each time on a warmed-up pool and checks that no new buffer was allocated: it passes. In production the same {} rounds make memory grow. Which explanation do the lab's runs support?",
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let test = forgotten_return(10, false).map_err(err)?;
+        let prod = forgotten_return(n, false).map_err(err)?;
+        Ok(Solution::choice(
+            STOCK_HID_IT,
+            format!(
+                "The lab ran both: the warmed-up pool held {} spare buffers, so the 10 test rounds allocated {} new ones, while {} rounds allocated {}. A stock only hides a forgotten return until it runs out; on a fresh pool (no stock) even 10 rounds allocate",
+                test.stock,
+                test.new_buffers,
+                group_digits(n),
+                group_digits(prod.new_buffers)
+            ),
+        )
+        .mistake(
+            "production allocates larger buffers than the test",
+            "Both rent 128 bytes: compare how many buffers the pool had in hand when each started",
+        )
+        .mistake(
+            "the leak needs several threads, which the test does not have",
+            "The lab's run is single-threaded and still leaks: what did the pool hold when the test began",
+        ))
+    }
+}
+
+const COMPILES: &str = "compiles";
+const FAILS: &str = "does not compile";
+
+impl Kind for DoesItCompile {
+    type Params = String;
+    fn name(&self) -> &'static str {
+        "does-it-compile"
+    }
+    fn draw(&self, rng: &mut Rng, page: &Page) -> Result<String, String> {
+        let s = &SNIPPETS[rng.below(SNIPPETS.len() as u64) as usize];
+        page.compiled(s.name)?;
+        Ok(s.name.into())
+    }
+    fn prompt(&self, _: &String) -> String {
+        "Does this program compile against the lab's ownership API?".into()
+    }
+    fn code(&self, name: &String) -> Option<String> {
+        snippet(name).map(|s| s.code.to_string())
+    }
+    fn solve(&self, name: &String, page: &Page) -> Result<Solution, String> {
+        let s = snippet(name).ok_or_else(|| format!("no snippet `{name}`"))?;
+        let c = page.compiled(name)?;
+        let rustc = match c.errors.first() {
+            Some(e) => format!(" rustc, when the book was built: {e}"),
+            None if c.compiles => " rustc compiled it when the book was built.".into(),
+            None => " rustc refused it when the book was built.".into(),
+        };
+        let (right, wrong) = if c.compiles {
+            (COMPILES, FAILS)
+        } else {
+            (FAILS, COMPILES)
+        };
+        Ok(Solution::choice(right, format!("{}.{rustc}", s.why)).mistake(wrong, s.hint))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quiz::Question;
+    use crate::quiz::{Ask, Compiled};
 
     #[test]
     fn quiz_answers_come_from_runs() {
-        assert!(Question::new(&SharedAfterReturns, 1).check("yes").correct);
-        assert!(Question::new(&SharedAfterReturns, 3).check("no").correct);
-        assert!(Question::new(&SharedAfterReturns, 0).check("no").correct);
-        assert!(Question::new(&R2Reads, 11).check("11").correct);
+        let page = Page::default();
+        let q = |k: &dyn Ask, p: &str| k.replay(p, &page).unwrap();
+        assert!(q(&SharedAfterReturns, r#"{"twice":true,"checked":false}"#).accepts("yes"));
+        assert!(q(&SharedAfterReturns, r#"{"twice":true,"checked":true}"#).accepts("no"));
+        assert!(q(&SharedAfterReturns, r#"{"twice":false,"checked":false}"#).accepts("no"));
+        assert!(q(&ForeignAccepted, "128").accepts("yes"));
+        let foreign = q(&ForeignAccepted, "100");
+        assert!(foreign.accepts("no"));
         assert!(
-            Question::new(&FreshReads, 200 << 8 | 99)
-                .check("99")
-                .correct
-        );
-        assert!(Question::new(&ForeignAccepted, 128).check("yes").correct);
-        assert!(Question::new(&ForeignAccepted, 100).check("no").correct);
-        assert!(Question::new(&ForgottenReturn, 10).check("0").correct);
-        assert!(Question::new(&ForgottenReturn, 40).check("7").correct);
-        let f = Question::new(&ForeignAccepted, 100).check("yes");
-        assert!(
-            f.explanation.contains("not associated"),
+            foreign.solution.why.contains("not associated"),
             "{}",
-            f.explanation
+            foreign.solution.why
+        );
+        assert!(q(&ForgottenReturn, "10").accepts("0"));
+        assert!(q(&ForgottenReturn, "40").accepts("7"));
+        let t = q(&TestPassed, "1000");
+        assert!(t.accepts(STOCK_HID_IT));
+        assert!(
+            t.solution.why.contains("allocated 0 new ones"),
+            "{}",
+            t.solution.why
+        );
+        assert!(
+            t.solution.why.contains("allocated 967"),
+            "{}",
+            t.solution.why
+        );
+    }
+
+    /// The compile answer is rustc's, as the page carries it: flip the verdict, the answer flips.
+    #[test]
+    fn compile_answers_follow_the_page() {
+        let mut page = Page::default();
+        page.compiled.insert(
+            "double_return".into(),
+            Compiled {
+                compiles: false,
+                errors: vec!["error[E0382]: use of moved value: `buf`".into()],
+            },
+        );
+        let q = DoesItCompile.replay("\"double_return\"", &page).unwrap();
+        assert!(q.accepts(FAILS));
+        assert!(q.solution.why.contains("E0382"), "{}", q.solution.why);
+        assert!(q.code.as_deref().unwrap().contains("drop(buf);"));
+        page.compiled.get_mut("double_return").unwrap().compiles = true;
+        let q = DoesItCompile.replay("\"double_return\"", &page).unwrap();
+        assert!(q.accepts(COMPILES));
+        assert!(
+            DoesItCompile
+                .replay("\"double_return\"", &Page::default())
+                .is_err()
         );
     }
 }

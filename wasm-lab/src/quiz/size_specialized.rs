@@ -1,9 +1,9 @@
-//! The size-specialized rent quiz (chapter 8): fresh sizes and call-site lists. Computed answers
-//! come from [`crate::scenario::size_specialized`], the same functions the `size-specialized` widget shows;
-//! the two Go questions are reference facts quoted from the Russian article on Go 1.27, not
-//! computed (the lab cannot run Go).
+//! The size-specialized rent quiz (chapter 8): fresh sizes and call-site lists. Every answer comes
+//! from [`crate::scenario::size_specialized`], the same functions the `size-specialized` widget
+//! shows; Go's rule is the compiler's constant quoted by the Russian article (the lab cannot run
+//! Go), applied to fresh sizes.
 
-use super::{Kind, Quiz, Rng};
+use super::{Kind, Page, Quiz, Rng, Solution, yes_no};
 use crate::input::group_digits;
 use crate::scenario::size_specialized::{
     GO_SPECIALIZED_MALLOC_MAX, const_bucket_index, go_specializes, monomorphize,
@@ -15,54 +15,59 @@ pub const QUIZ: Quiz = Quiz {
     kinds: &[
         &CompileTimeBucket,
         &BucketRoutines,
+        &SharedPath,
         &GoSpecializes,
-        &GoGeomean,
-        &GoBinaryGrowth,
     ],
+    figures: &[],
+    snippets: false,
 };
 
 /// "`rent::<N>()`: which bucket index does the compiler resolve?" — a number.
 pub struct CompileTimeBucket;
 /// "These call sites: how many bucket-specialized copies are compiled?" — a number.
 pub struct BucketRoutines;
+/// "`rent::<A>()` and `rent::<B>()`: one compiled path or two?" — yes or no.
+pub struct SharedPath;
 /// "Does Go 1.27 specialize `new(T)` of N bytes?" — yes or no, by the compiler's rule.
 pub struct GoSpecializes;
-/// REFERENCE FACT, not computed: Go 1.27's geomean change on the article's allocation
-/// microbenchmarks (Russian article on Go 1.27, Go reference result).
-pub struct GoGeomean;
-/// REFERENCE FACT, not computed: the binary growth of the article's hello world (Go reference).
-pub struct GoBinaryGrowth;
+
+fn index(n: u64) -> Option<usize> {
+    usize::try_from(n).ok().and_then(const_bucket_index)
+}
 
 impl Kind for CompileTimeBucket {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "compile-time-bucket"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        rng.request()
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rng.request())
     }
-    fn prompt(&self, n: u64) -> String {
+    fn prompt(&self, n: &u64) -> String {
         format!(
             "A const-generic rent::<{}>() on a pool of u8: which bucket index does the compiler put in the code?",
-            group_digits(n)
+            group_digits(*n)
         )
     }
-    fn expected(&self, n: u64) -> String {
-        usize::try_from(n)
-            .ok()
-            .and_then(const_bucket_index)
-            .map_or("none".into(), |i| i.to_string())
-    }
-    fn explain(&self, n: u64) -> String {
-        format!(
-            "The same formula, evaluated once by the compiler instead of at every rent: {}",
-            crate::calc::calculate(n).why
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let i = index(n).ok_or_else(|| format!("{} is not pooled", group_digits(n)))? as u64;
+        Ok(Solution::number(
+            i,
+            format!(
+                "The same formula, evaluated once by the compiler instead of at every rent: {}",
+                crate::calc::calculate(n).why
+            ),
         )
+        .hint("The compiler evaluates the same bucket formula as the run-time rent, just earlier")
+        .mistake(
+            n.next_power_of_two().trailing_zeros(),
+            "That is log2 of the buffer length; the first bucket already holds 16 bytes, so the index is smaller",
+        ))
     }
 }
 
-/// The sizes a [`BucketRoutines`] question lists, drawn from its value (a seed).
-pub fn routine_sizes(seed: u64) -> Vec<u64> {
-    let mut rng = Rng::new(seed);
+/// The sizes a [`BucketRoutines`] question lists.
+pub fn routine_sizes(rng: &mut Rng) -> Vec<u64> {
     let count = 3 + rng.below(5);
     (0..count)
         .map(|_| {
@@ -77,141 +82,149 @@ pub fn routine_sizes(seed: u64) -> Vec<u64> {
 }
 
 impl Kind for BucketRoutines {
+    type Params = Vec<u64>;
     fn name(&self) -> &'static str {
         "bucket-routines"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        rng.next_u64() >> 12
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Vec<u64>, String> {
+        Ok(routine_sizes(rng))
     }
-    fn prompt(&self, seed: u64) -> String {
-        let sizes: Vec<String> = routine_sizes(seed).into_iter().map(group_digits).collect();
+    fn prompt(&self, sizes: &Vec<u64>) -> String {
+        let sizes: Vec<String> = sizes.iter().copied().map(group_digits).collect();
         format!(
             "A program calls rent::<N>() with N = {}. If the const-generic rent forwards to one specialized path per bucket, how many copies of that path are compiled?",
             sizes.join("; ")
         )
     }
-    fn expected(&self, seed: u64) -> String {
-        monomorphize(&routine_sizes(seed)).map_or_else(|e| e, |m| m.distinct_buckets.to_string())
-    }
-    fn explain(&self, seed: u64) -> String {
-        match monomorphize(&routine_sizes(seed)) {
-            Ok(m) => {
-                let pairs: Vec<String> = m
-                    .rows
-                    .iter()
-                    .map(|r| {
-                        format!(
-                            "{} → {}",
-                            group_digits(r.size),
-                            r.index.map_or("none".into(), |i| i.to_string())
-                        )
-                    })
-                    .collect();
+    fn solve(&self, sizes: &Vec<u64>, _: &Page) -> Result<Solution, String> {
+        let m = monomorphize(sizes)?;
+        let pairs: Vec<String> = m
+            .rows
+            .iter()
+            .map(|r| {
                 format!(
-                    "One copy per distinct bucket ({}): {} distinct sizes, {} distinct buckets. A run-time rent compiles one path for all",
-                    pairs.join(", "),
-                    m.distinct_sizes,
-                    m.distinct_buckets
+                    "{} → {}",
+                    group_digits(r.size),
+                    r.index.map_or("none".into(), |i| i.to_string())
                 )
-            }
-            Err(e) => e,
-        }
+            })
+            .collect();
+        Ok(Solution::number(
+            m.distinct_buckets as u64,
+            format!(
+                "One copy per distinct bucket ({}): {} distinct sizes, {} distinct buckets. A run-time rent compiles one path for all",
+                pairs.join(", "),
+                m.distinct_sizes,
+                m.distinct_buckets
+            ),
+        )
+        .hint("Map every size to its bucket first: sizes that share a bucket share a copy")
+        .mistake(m.distinct_sizes as u64, "That counts sizes; several sizes can round to the same bucket and share its copy")
+        .mistake(1, "One path is the run-time rent; the const-generic one is compiled once per bucket it is used with"))
+    }
+}
+
+/// Two sizes of a [`SharedPath`] question.
+pub type TwoSizes = (u64, u64);
+
+impl Kind for SharedPath {
+    type Params = TwoSizes;
+    fn name(&self) -> &'static str {
+        "shared-path"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<TwoSizes, String> {
+        let a = 17 + rng.below(8192);
+        let b = match rng.below(2) {
+            0 => a.next_power_of_two() / 2 + 1 + rng.below(a.next_power_of_two() / 2),
+            _ => 17 + rng.below(8192),
+        };
+        Ok((a, b))
+    }
+    fn prompt(&self, &(a, b): &TwoSizes) -> String {
+        format!(
+            "A program calls rent::<{}>() and rent::<{}>(), and rent forwards to one specialized path per bucket. Do the two calls share one compiled copy?",
+            group_digits(a),
+            group_digits(b)
+        )
+    }
+    fn solve(&self, &(a, b): &TwoSizes, _: &Page) -> Result<Solution, String> {
+        let (ia, ib) = (index(a), index(b));
+        let show = |i: Option<usize>| i.map_or("none".into(), |i| i.to_string());
+        Ok(Solution::yes_no(
+            ia == ib,
+            format!(
+                "{} is in bucket {} and {} in bucket {}: {}",
+                group_digits(a),
+                show(ia),
+                group_digits(b),
+                show(ib),
+                if ia == ib {
+                    "the same bucket, one copy"
+                } else {
+                    "two buckets, two copies"
+                }
+            ),
+            "The copies are per bucket, not per size: which bucket does each size land in",
+        ))
     }
 }
 
 impl Kind for GoSpecializes {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "go-specializes"
     }
-    fn choices(&self) -> &'static [&'static str] {
-        &["yes", "no"]
-    }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        match rng.below(2) {
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(match rng.below(2) {
             0 => 72 + rng.below(17),
             _ => 1 + rng.below(160),
-        }
+        })
     }
-    fn prompt(&self, n: u64) -> String {
+    fn prompt(&self, n: &u64) -> String {
         format!(
             "Go 1.27: does p = new(T) with a {n}-byte T call a size-specialized allocation routine?"
         )
     }
-    fn expected(&self, n: u64) -> String {
-        if go_specializes(n) { "yes" } else { "no" }.into()
-    }
-    fn explain(&self, n: u64) -> String {
-        format!(
-            "The compiler specializes sizes up to specializedMallocMax = {GO_SPECIALIZED_MALLOC_MAX} bytes; {n} is {} (Go reference: the Russian article on Go 1.27 quotes the compiler source)",
-            if go_specializes(n) {
-                "within it, so the call site names the routine of its size class"
-            } else {
-                "over it, so the call goes through the generic mallocgc tree"
-            }
-        )
-    }
-}
-
-// REFERENCE FACTS below: the lab cannot compute Go's measurements. The right choice is quoted
-// from the Russian article on Go 1.27 (Go reference results, AMD Ryzen 9 7940HS).
-const GEOMEAN_CHOICES: &[&str] = &["−24.62 %", "−2.46 %", "+24.62 %", "−40.90 %"];
-const GEOMEAN_REFERENCE: &str = "−24.62 %";
-const GROWTH_CHOICES: &[&str] = &["+4,166 B", "+41,658 B", "+69,241 B", "+416,580 B"];
-const GROWTH_REFERENCE: &str = "+41,658 B";
-
-impl Kind for GoGeomean {
-    fn name(&self) -> &'static str {
-        "go-geomean"
-    }
-    fn choices(&self) -> &'static [&'static str] {
-        GEOMEAN_CHOICES
-    }
-    fn draw(&self, _rng: &mut Rng) -> u64 {
-        0
-    }
-    fn prompt(&self, _: u64) -> String {
-        "Reference fact (Go): on the article's 12 allocation microbenchmarks, what was the geomean change in time per allocation with size-specialized malloc on?".into()
-    }
-    fn expected(&self, _: u64) -> String {
-        GEOMEAN_REFERENCE.into()
-    }
-    fn explain(&self, _: u64) -> String {
-        "Go reference result from the Russian article on Go 1.27: 15.15 ns → 11.42 ns geomean, −24.62 %; up to −40.90 % on types with pointers, and about +2 % (noise) just over 80 bytes. The real-program benchmarks there were within noise except one (TextSplit, −14.95 %)".into()
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let yes = go_specializes(n);
+        Ok(Solution::yes_no(
+            yes,
+            format!(
+                "The compiler specializes sizes up to specializedMallocMax = {GO_SPECIALIZED_MALLOC_MAX} bytes; {n} is {} (Go reference: the Russian article on Go 1.27 quotes the compiler source)",
+                if yes {
+                    "within it, so the call site names the routine of its size class"
+                } else {
+                    "over it, so the call goes through the generic mallocgc tree"
+                }
+            ),
+            "Go specializes only small sizes: compare this one with the compiler's limit in the chapter",
+        ))
     }
 }
 
-impl Kind for GoBinaryGrowth {
-    fn name(&self) -> &'static str {
-        "go-binary-growth"
-    }
-    fn choices(&self) -> &'static [&'static str] {
-        GROWTH_CHOICES
-    }
-    fn draw(&self, _rng: &mut Rng) -> u64 {
-        0
-    }
-    fn prompt(&self, _: u64) -> String {
-        "Reference fact (Go): by how much did size-specialized malloc grow the article's hello-world binary?".into()
-    }
-    fn expected(&self, _: u64) -> String {
-        GROWTH_REFERENCE.into()
-    }
-    fn explain(&self, _: u64) -> String {
-        "Go reference result from the Russian article on Go 1.27: +41,658 B for hello world and +69,241 B for a small HTTP service, about a third of it debug info. The feature was once pulled before a release for instruction-cache regressions at scale".into()
-    }
+/// "yes" when two sizes share a bucket, for tests.
+pub fn same_bucket(a: u64, b: u64) -> &'static str {
+    yes_no(index(a) == index(b))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quiz::Question;
+    use crate::quiz::Ask;
 
     #[test]
-    fn reference_facts() {
-        assert!(Question::new(&GoGeomean, 0).check("−24.62 %").correct);
-        assert!(!Question::new(&GoGeomean, 0).check("+24.62 %").correct);
-        assert!(Question::new(&GoBinaryGrowth, 0).check("+41,658 B").correct);
-        assert!(GEOMEAN_CHOICES.contains(&GEOMEAN_REFERENCE));
-        assert!(GROWTH_CHOICES.contains(&GROWTH_REFERENCE));
+    fn copies_per_bucket() {
+        let page = Page::default();
+        let q = BucketRoutines.replay("[100,128,129,4096]", &page).unwrap();
+        assert!(q.accepts("3"));
+        assert!(q.solution.hint_for("4").contains("counts sizes"));
+        assert!(
+            SharedPath
+                .replay("[100,120]", &page)
+                .unwrap()
+                .accepts("yes")
+        );
+        assert_eq!(same_bucket(128, 129), "no");
+        assert!(GoSpecializes.replay("80", &page).unwrap().accepts("yes"));
     }
 }

@@ -1,17 +1,33 @@
 //! The why-pool quiz (chapter 1): fresh round counts and buffer sizes, graded by running the
-//! chapter's scenario. Every answer comes from [`crate::scenario::why_pool`], the same runs the
-//! `why-pool` widget shows.
+//! chapter's scenario ([`crate::scenario::why_pool`], the same runs the `why-pool` widget
+//! shows), and one question the chapter's bench data answers.
 
-use super::{Kind, Quiz, Rng};
+use serde::{Deserialize, Serialize};
+
+use super::data::{LessTime, Ratio};
+use super::{Kind, Page, Quiz, Rng, Solution};
 use crate::calc::calculate;
 use crate::input::group_digits;
 use crate::pool::PoolError;
 use crate::scenario::why_pool::{LINE_BUFFER, break_even, run};
 
+/// The 1 MiB comparison of the chapter's measurements.
+pub const AT_1_MIB: LessTime = LessTime {
+    name: "less-time-1mib",
+    ratios: &[Ratio {
+        key: "rent_return.1048576.pool_write_vs_fresh_vec_write",
+        a: "renting 1 MiB from the pool, filling it and returning it",
+        b: "allocating a fresh zeroed Vec of 1 MiB, filling it and dropping it",
+        at: "at 1 MiB",
+    }],
+};
+
 pub const QUIZ: Quiz = Quiz {
     id: "why-pool",
     title: "Why pool at all",
-    kinds: &[&FreshBytes, &LaterAllocations, &PoolBufferBytes, &BreakEven],
+    kinds: &[&FreshBytes, &PoolBufferBytes, &BreakEven, &AT_1_MIB],
+    figures: &["rent_return.1048576.pool_write_vs_fresh_vec_write"],
+    snippets: false,
 };
 
 fn err(e: PoolError) -> String {
@@ -20,8 +36,6 @@ fn err(e: PoolError) -> String {
 
 /// "N fresh 128-byte buffers: how many bytes?"
 pub struct FreshBytes;
-/// "With the pool, how many allocations in rounds 2..N?"
-pub struct LaterAllocations;
 /// "A fresh pool serves N rounds of rent(R): how many bytes of buffers does it allocate?"
 pub struct PoolBufferBytes;
 /// "F bytes once against B bytes per round: from which round does pooling pay off?"
@@ -30,193 +44,177 @@ pub struct BreakEven;
 fn rounds_drawn(rng: &mut Rng) -> u64 {
     match rng.below(3) {
         0 => 10u64.pow(rng.below(4) as u32 + 1),
-        _ => 1 + rng.below(5_000),
+        _ => 2 + rng.below(5_000),
     }
 }
 
 impl Kind for FreshBytes {
+    type Params = u64;
     fn name(&self) -> &'static str {
         "fresh-bytes"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        rounds_drawn(rng)
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rounds_drawn(rng))
     }
-    fn prompt(&self, n: u64) -> String {
+    fn prompt(&self, n: &u64) -> String {
         format!(
             "A loop allocates a fresh zeroed buffer of 128 bytes (vec![0u8; 128]) for each order line and drops it. How many bytes does the counting allocator see for {} lines?",
-            group_digits(n)
+            group_digits(*n)
         )
     }
-    fn expected(&self, n: u64) -> String {
-        run(n, LINE_BUFFER).map_or_else(err, |r| r.fresh.bytes.to_string())
-    }
-    fn explain(&self, n: u64) -> String {
-        match run(n, LINE_BUFFER) {
-            Ok(r) => format!(
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let r = run(n, LINE_BUFFER).map_err(err)?;
+        Ok(Solution::number(
+            r.fresh.bytes,
+            format!(
                 "The lab {} {} allocations of 128 bytes: {} × 128 = {} bytes, every one of them freed right away and asked for again next round. (.NET counts 152 B per new byte[128]: a 24-byte array header on top; Rust's Vec asks the allocator for the 128 bytes only.)",
-                if r.fresh.measured {
-                    "counted"
-                } else {
-                    "ran the loop and computed"
-                },
+                if r.fresh.measured { "counted" } else { "ran the loop and computed" },
                 group_digits(r.fresh.allocations),
                 group_digits(n),
                 group_digits(r.fresh.bytes)
             ),
-            Err(e) => err(e),
-        }
-    }
-}
-
-impl Kind for LaterAllocations {
-    fn name(&self) -> &'static str {
-        "later-allocations"
-    }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        2 + rounds_drawn(rng)
-    }
-    fn prompt(&self, n: u64) -> String {
-        format!(
-            "The same loop rents its 128-byte buffer from a pool and returns it each round (the guard is dropped). How many allocations happen in rounds 2 to {}?",
-            group_digits(n)
         )
-    }
-    fn expected(&self, n: u64) -> String {
-        run(n, LINE_BUFFER).map_or_else(err, |r| match r.later_rounds {
-            Some(c) => c.allocations.to_string(),
-            // No counting allocator: the pool's statistics say how many buffers it allocated.
-            None => (r.pool_buffers - 1).to_string(),
-        })
-    }
-    fn explain(&self, n: u64) -> String {
-        match run(n, LINE_BUFFER) {
-            Ok(r) => format!(
-                "The lab ran {} rounds: the first rent allocated the pool's only buffer ({} in its statistics); every later round took that same buffer back out of the thread's slot and put it back, so rounds 2 to {} allocated {}.",
-                group_digits(n),
-                r.pool_buffers,
-                group_digits(n),
-                r.later_rounds.map_or(r.pool_buffers - 1, |c| c.allocations)
-            ),
-            Err(e) => err(e),
-        }
+        .hint("Every line allocates its own buffer: how many bytes does each one ask for, and how many lines are there")
+        .mistake(
+            128,
+            "That is one buffer: dropping it frees it, but the next line allocates again",
+        )
+        .mistake(
+            n * 152,
+            "152 B is .NET's new byte[128], header included; Rust's Vec asks the allocator for the 128 bytes only",
+        ))
     }
 }
 
-fn pool_values(v: u64) -> (u64, u64) {
-    (v >> 32, v & 0xFFFF_FFFF)
+/// Rounds and request size of a [`PoolBufferBytes`] question.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct PoolRounds {
+    pub rounds: u64,
+    pub size: u64,
 }
 
 impl Kind for PoolBufferBytes {
+    type Params = PoolRounds;
     fn name(&self) -> &'static str {
         "pool-buffer-bytes"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        let rounds = 1 + rng.below(1000);
-        let size = 1 + rng.below(8192);
-        rounds << 32 | size
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<PoolRounds, String> {
+        Ok(PoolRounds {
+            rounds: 2 + rng.below(1000),
+            size: 1 + rng.below(8192),
+        })
     }
-    fn prompt(&self, v: u64) -> String {
-        let (rounds, size) = pool_values(v);
+    fn prompt(&self, p: &PoolRounds) -> String {
         format!(
             "A fresh pool serves {} rounds of rent({}) + return. How many bytes of buffers does the pool allocate in total (its statistics, not its own bookkeeping)?",
-            group_digits(rounds),
-            group_digits(size)
+            group_digits(p.rounds),
+            group_digits(p.size)
         )
     }
-    fn expected(&self, v: u64) -> String {
-        let (rounds, size) = pool_values(v);
-        run(rounds, size).map_or_else(err, |r| r.pool_buffer_bytes.to_string())
-    }
-    fn explain(&self, v: u64) -> String {
-        let (rounds, size) = pool_values(v);
-        match run(rounds, size) {
-            Ok(r) => format!(
-                "The lab ran it: the pool allocated {} buffer of {} bytes once ({}) and reused it for all {} rounds, so {} bytes in total.",
+    fn solve(&self, p: &PoolRounds, _: &Page) -> Result<Solution, String> {
+        let r = run(p.rounds, p.size).map_err(err)?;
+        let c = calculate(p.size);
+        Ok(Solution::number(
+            r.pool_buffer_bytes,
+            format!(
+                "The lab ran it: the pool allocated {} buffer of {} bytes once ({}) and reused it for all {} rounds, so {} bytes in total",
                 r.pool_buffers,
-                group_digits(calculate(size).length),
-                calculate(size).why,
-                group_digits(rounds),
+                group_digits(c.length),
+                c.why,
+                group_digits(p.rounds),
                 group_digits(r.pool_buffer_bytes)
             ),
-            Err(e) => err(e),
-        }
+        )
+        .hint("How many buffers does the pool allocate when every round returns before the next rents, and how long is each")
+        .mistake(
+            p.rounds * c.length,
+            "That counts a new buffer every round; but each round returns its buffer before the next one rents",
+        )
+        .mistake(
+            p.size,
+            "The pool does not allocate your request's size: it allocates its bucket's length",
+        ))
     }
 }
 
-fn break_even_values(v: u64) -> (u64, u64) {
-    (v >> 32, v & 0xFFFF_FFFF)
+/// The two costs a [`BreakEven`] question compares, in bytes.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Costs {
+    pub once: u64,
+    pub per_round: u64,
 }
 
 impl Kind for BreakEven {
+    type Params = Costs;
     fn name(&self) -> &'static str {
         "break-even"
     }
-    fn draw(&self, rng: &mut Rng) -> u64 {
-        let (once, per_round) = match rng.below(4) {
-            0 => (608 + 184, 152),
-            _ => (
-                100 + rng.below(3000),
-                [88, 128, 152, 1_048][rng.below(4) as usize],
-            ),
-        };
-        once << 32 | per_round
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Costs, String> {
+        Ok(Costs {
+            once: 100 + rng.below(3000),
+            per_round: rng.pick(&[88, 128, 152, 1_048]),
+        })
     }
-    fn prompt(&self, v: u64) -> String {
-        let (once, per_round) = break_even_values(v);
+    fn prompt(&self, c: &Costs) -> String {
         format!(
             "Pooling costs {} bytes once (first use) and nothing after; a fresh buffer costs {} bytes every round. At which round has the pooled loop allocated no more in total than the fresh one?",
-            group_digits(once),
-            group_digits(per_round)
+            group_digits(c.once),
+            group_digits(c.per_round)
         )
     }
-    fn expected(&self, v: u64) -> String {
-        let (once, per_round) = break_even_values(v);
-        break_even(once, per_round).map_or("never".into(), |n| n.to_string())
-    }
-    fn explain(&self, v: u64) -> String {
-        let (once, per_round) = break_even_values(v);
-        match break_even(once, per_round) {
-            Some(n) => format!(
-                "The lab's break_even: the smallest n with n × {per_round} ≥ {once}: {n} × {per_round} = {} ≥ {once}{}. It compares two measured numbers; it is not a third measurement.",
-                group_digits(n * per_round),
-                if n > 1 {
-                    format!(
-                        ", while {} × {per_round} = {} is not",
-                        n - 1,
-                        group_digits((n - 1) * per_round)
-                    )
-                } else {
-                    String::new()
-                }
-            ),
-            None => {
-                "The lab's break_even: a round that costs nothing never pays back a one-off cost."
-                    .into()
+    fn solve(&self, c: &Costs, _: &Page) -> Result<Solution, String> {
+        let Costs { once, per_round } = *c;
+        let n = break_even(once, per_round)
+            .ok_or("a round that costs nothing never pays back a one-off cost")?;
+        let why = format!(
+            "The lab's break_even: the smallest n with n × {per_round} ≥ {once}: {n} × {per_round} = {} ≥ {once}{}. It compares two measured numbers; it is not a third measurement",
+            group_digits(n * per_round),
+            if n > 1 {
+                format!(
+                    ", while {} × {per_round} = {} is not",
+                    n - 1,
+                    group_digits((n - 1) * per_round)
+                )
+            } else {
+                String::new()
             }
-        }
+        );
+        Ok(Solution::number(n, why)
+            .hint("Compare the fresh loop's running total, round × cost, with the pool's one-off cost")
+            .mistake(
+                once / per_round,
+                "Dividing and dropping the remainder stops one round short: at that round the fresh loop has allocated less than the pool's one-off cost",
+            )
+            .mistake(
+                once / per_round + 2,
+                "One round too late: the question asks for the first round at which the totals are equal or the fresh loop's is larger",
+            ))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quiz::Question;
+    use crate::quiz::Ask;
 
     #[test]
     fn quiz_answers_come_from_runs() {
-        assert!(Question::new(&FreshBytes, 1_000).check("128,000").correct);
-        assert!(Question::new(&LaterAllocations, 50).check("0").correct);
+        let page = Page::default();
+        assert!(FreshBytes.replay("1000", &page).unwrap().accepts("128,000"));
+        let q = PoolBufferBytes
+            .replay(r#"{"rounds":10,"size":1025}"#, &page)
+            .unwrap();
+        assert!(q.accepts("2048"));
+        assert_eq!(q.solution.hint_for("20480"), q.solution.mistakes[0].hint);
+        let q = BreakEven
+            .replay(r#"{"once":792,"per_round":152}"#, &page)
+            .unwrap();
+        assert_eq!(q.right_answer(), "6");
         assert!(
-            Question::new(&PoolBufferBytes, 10 << 32 | 1_025)
-                .check("2048")
-                .correct
-        );
-        let f = Question::new(&BreakEven, 792 << 32 | 152).check("5");
-        assert!(!f.correct && f.expected == "6", "{f:?}");
-        assert!(
-            f.explanation.contains("6 × 152 = 912 ≥ 792"),
+            q.solution.why.contains("6 × 152 = 912 ≥ 792"),
             "{}",
-            f.explanation
+            q.solution.why
         );
+        assert!(q.solution.hint_for("5").starts_with("Dividing"));
     }
 }

@@ -36,6 +36,7 @@ pub fn mount_all() -> Result<u32, JsError> {
             mount_widget as fn(&Element) -> Result<(), String>,
         ),
         ("[data-lab-quiz]", quiz::mount),
+        ("[data-lab-progress]", progress::mount),
     ] {
         for root in dom::all(&document, selector) {
             if root.get_attribute("data-lab-live").is_some() {

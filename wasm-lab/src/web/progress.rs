@@ -1,9 +1,24 @@
-//! Quiz progress in `localStorage`, read strictly (see [`crate::progress`]).
+//! Quiz progress in `localStorage`, read strictly (see [`crate::progress`]), and the progress
+//! page (`{{#lab-progress}}`) that lists every chapter's quiz from the same store.
 //!
 //! Unreadable progress is moved aside under `<key>.unreadable` (never silently dropped) and the
-//! quiz says so; without storage (private windows, blocked cookies) progress lives for the page.
+//! page says so in a reader's words; without storage (private windows, blocked cookies) progress
+//! lives for the page.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use web_sys::Element;
+
+use super::dom::{self, escape};
 use crate::progress::{Progress, STORAGE_KEY};
+use crate::quiz::QUIZZES;
+
+thread_local! {
+    /// The notice about progress set aside, kept for the page's life: the first quiz to open
+    /// the store moves the unreadable text aside, and every quiz of the page must still say so.
+    static SET_ASIDE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
 
 pub struct Store {
     storage: Option<web_sys::Storage>,
@@ -21,7 +36,13 @@ impl Store {
         };
         let (current, notice) = store.load();
         store.current = current;
-        (store, notice)
+        if let Some(n) = &notice {
+            SET_ASIDE.with(|s| *s.borrow_mut() = Some(n.clone()));
+        }
+        (
+            store,
+            notice.or_else(|| SET_ASIDE.with(|s| s.borrow().clone())),
+        )
     }
 
     pub fn current(&self) -> &Progress {
@@ -41,18 +62,20 @@ impl Store {
         };
         match Progress::from_json(&text) {
             Ok(p) => (p, None),
-            Err(e) => {
+            Err(_) => {
                 let aside = format!("{STORAGE_KEY}.unreadable");
                 let kept = storage.set_item(&aside, &text).is_ok();
                 let _ = storage.remove_item(STORAGE_KEY);
                 let where_ = if kept {
-                    format!("a copy is kept under “{aside}”")
+                    format!("A copy of it is kept in this browser's storage under “{aside}”")
                 } else {
-                    "it could not be copied aside".into()
+                    "It could not be copied aside".into()
                 };
                 (
                     Progress::default(),
-                    Some(format!("Your {e}; {where_}, and counting starts fresh.")),
+                    Some(format!(
+                        "Your saved quiz progress could not be read: it was changed outside this book or saved by a version it does not know. {where_}, and your progress starts fresh."
+                    )),
                 )
             }
         }
@@ -69,4 +92,116 @@ impl Store {
             f(&mut self.current);
         }
     }
+}
+
+/// A "Reset" button that asks before it acts: the first click shows a question with "Yes,
+/// reset" and "Keep it"; only "Yes, reset" calls `reset`.
+pub fn confirm_html(id: &str, label: &str, question: &str) -> String {
+    format!(
+        "<span class=\"lab-reset\"><button type=\"button\" data-testid=\"{id}\">{label}</button>\
+         <span class=\"lab-confirm\" data-testid=\"{id}-confirm\" role=\"group\" aria-label=\"{q}\" hidden>\
+         {q} <button type=\"button\" data-testid=\"{id}-yes\">Yes, reset</button> \
+         <button type=\"button\" data-testid=\"{id}-no\">Keep it</button></span></span>",
+        q = escape(question)
+    )
+}
+
+/// Wires a [`confirm_html`] group found under `root`.
+pub fn wire_confirm(root: &Element, id: &str, reset: impl FnMut() + 'static) -> Result<(), String> {
+    let button = dom::find(root, id)?;
+    let group = dom::find(root, &format!("{id}-confirm"))?;
+    let (yes, no) = (
+        dom::find(root, &format!("{id}-yes"))?,
+        dom::find(root, &format!("{id}-no"))?,
+    );
+    let g = group.clone();
+    let y = yes.clone();
+    dom::on(&button, "click", move |_| {
+        dom::set_hidden(&g, false);
+        if let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&y) {
+            let _ = el.focus();
+        }
+    })?;
+    let g = group.clone();
+    let mut reset = reset;
+    dom::on(&yes, "click", move |_| {
+        dom::set_hidden(&g, true);
+        reset();
+    })?;
+    let g = group;
+    let b = button;
+    dom::on(&no, "click", move |_| {
+        dom::set_hidden(&g, true);
+        if let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&b) {
+            let _ = el.focus();
+        }
+    })
+}
+
+/// Mounts the progress page: one row per chapter's quiz, with a reset per chapter and for all.
+pub fn mount(root: &Element) -> Result<(), String> {
+    let (store, notice) = Store::open();
+    let store = Rc::new(RefCell::new(store));
+    let mut html = String::from(
+        "<p class=\"lab-notice\" data-testid=\"progress-notice\" role=\"status\" hidden></p>\
+         <table class=\"lab-progress-table\"><thead><tr><th scope=\"col\">chapter</th>\
+         <th scope=\"col\">solved</th><th scope=\"col\">attempts</th><th scope=\"col\">answers shown</th>\
+         <th scope=\"col\"></th></tr></thead><tbody>",
+    );
+    for q in QUIZZES {
+        html.push_str(&format!(
+            "<tr data-testid=\"progress-{id}\"><th scope=\"row\"><a href=\"{id}.html\">{title}</a></th>\
+             <td data-testid=\"solved\"></td><td data-testid=\"attempts\"></td><td data-testid=\"revealed\"></td><td>{reset}</td></tr>",
+            id = q.id,
+            title = escape(q.title),
+            reset = confirm_html(
+                "reset",
+                "Reset",
+                &format!("Forget your answers to “{}”?", q.title)
+            )
+        ));
+    }
+    html.push_str("</tbody></table>");
+    html.push_str(&confirm_html(
+        "reset-all",
+        "Reset all my progress",
+        "Forget your answers to every quiz?",
+    ));
+    root.set_inner_html(&html);
+    if let Some(notice) = notice {
+        let el = dom::find(root, "progress-notice")?;
+        el.set_text_content(Some(&notice));
+        dom::set_hidden(&el, false);
+    }
+    for q in QUIZZES {
+        let row = dom::find(root, &format!("progress-{}", q.id))?;
+        let (s, r) = (store.clone(), root.clone());
+        wire_confirm(&row, "reset", move || {
+            s.borrow_mut().update(|p| p.reset(q.id));
+            let _ = show(&r, &s.borrow());
+        })?;
+    }
+    let (s, r) = (store.clone(), root.clone());
+    wire_confirm(root, "reset-all", move || {
+        s.borrow_mut().update(|p| p.reset_all());
+        let _ = show(&r, &s.borrow());
+    })?;
+    show(root, &store.borrow())
+}
+
+fn show(root: &Element, store: &Store) -> Result<(), String> {
+    for q in QUIZZES {
+        let row = dom::find(root, &format!("progress-{}", q.id))?;
+        let (mut solved, mut attempts, mut revealed) = (0, 0, 0);
+        for k in q.kinds {
+            let t = store.current().tally(q.id, k.name());
+            solved += u32::from(t.solved());
+            attempts += t.attempts;
+            revealed += t.revealed;
+        }
+        dom::set_text(&row, "solved", &format!("{solved} of {}", q.kinds.len()))?;
+        dom::set_text(&row, "attempts", &attempts.to_string())?;
+        dom::set_text(&row, "revealed", &revealed.to_string())?;
+    }
+    Ok(())
 }

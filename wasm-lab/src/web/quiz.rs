@@ -1,22 +1,40 @@
-//! The live quiz widget: fresh values on each attempt, graded by [`crate::quiz`].
+//! The live quiz widget: fresh values and a fresh order on each load, graded by [`crate::quiz`].
+//!
+//! The questions' order and each question's options are shuffled; the rules for feedback (hint
+//! first, answer after a second miss or on "Show answer", unreadable input and repeated clicks
+//! not counted) are [`Attempt`]'s, so they are tested natively. Clicks and keys are handled by
+//! one listener per quiz (event delegation), so redrawing a question needs no new listeners.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
 use super::dom::{self, escape};
-use super::progress::Store;
-use crate::quiz::{self, Kind, Question, Rng};
+use super::progress::{Store, confirm_html, wire_confirm};
+use crate::quiz::{self, Ask, Attempt, Page, Question, Record, Rng, State, Tone};
+
+thread_local! {
+    /// Numbers mounts, so element ids stay unique when a page has several quizzes.
+    static MOUNTS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// One question on the page: its kind and where the reader stands.
+struct Slot {
+    kind: &'static dyn Ask,
+    attempt: Option<Attempt>,
+}
 
 /// Everything a mounted quiz needs in its event handlers.
 struct Quiz {
     id: String,
+    prefix: String,
     root: Element,
     rng: Rng,
+    page: Page,
     store: Store,
-    questions: Vec<Question>,
+    slots: Vec<Slot>,
 }
 
 pub fn mount(root: &Element) -> Result<(), String> {
@@ -25,23 +43,42 @@ pub fn mount(root: &Element) -> Result<(), String> {
         .ok_or("mount point without a quiz id")?;
     let spec =
         quiz::quiz(&id).ok_or_else(|| format!("this version of the lab has no quiz “{id}”"))?;
+    let page = Page::from_json(&root.get_attribute("data-page").unwrap_or_default())?;
     let seed =
         (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64 ^ js_sys::Date::now() as u64;
     let mut rng = Rng::new(seed);
-    let questions: Vec<Question> = spec
-        .kinds
-        .iter()
-        .map(|&k| Question::draw(k, &mut rng))
-        .collect();
+    let mut kinds: Vec<&'static dyn Ask> = match root.get_attribute("data-kinds") {
+        Some(names) => names
+            .split(',')
+            .map(|n| {
+                spec.kind(n.trim())
+                    .ok_or_else(|| format!("the quiz “{id}” has no question “{n}”"))
+            })
+            .collect::<Result<_, _>>()?,
+        None => spec.kinds.to_vec(),
+    };
+    rng.shuffle(&mut kinds);
+    let n = MOUNTS.with(|m| {
+        m.set(m.get() + 1);
+        m.get()
+    });
+    let prefix = format!("lab-quiz-{n}");
 
-    let mut html = String::from(
+    let mut html = format!(
         "<div class=\"lab-quiz-head\"><strong>Quiz</strong> \
-         <span class=\"lab-score\" data-testid=\"quiz-score\"></span> \
-         <button type=\"button\" data-testid=\"quiz-reset\">Reset my progress</button></div>\
-         <p class=\"lab-notice\" data-testid=\"quiz-notice\" hidden></p><ol class=\"lab-questions\">",
+         <span class=\"lab-score\" data-testid=\"quiz-score\" role=\"status\"></span> {}</div>\
+         <p class=\"lab-notice\" data-testid=\"quiz-notice\" role=\"status\" hidden></p><ol class=\"lab-questions\">",
+        confirm_html(
+            "quiz-reset",
+            "Reset my progress",
+            "Forget your answers to this quiz?"
+        )
     );
-    for (i, q) in questions.iter().enumerate() {
-        html.push_str(&question_html(&id, i, q.kind));
+    for (i, k) in kinds.iter().enumerate() {
+        html.push_str(&format!(
+            "<li class=\"lab-question\" data-testid=\"question\" data-index=\"{i}\" data-kind=\"{}\"></li>",
+            k.name()
+        ));
     }
     html.push_str("</ol>");
     root.set_inner_html(&html);
@@ -50,114 +87,180 @@ pub fn mount(root: &Element) -> Result<(), String> {
     let (store, notice) = Store::open();
     let state = Rc::new(RefCell::new(Quiz {
         id,
+        prefix,
         root: root.clone(),
         rng,
+        page,
         store,
-        questions,
+        slots: kinds
+            .into_iter()
+            .map(|kind| Slot {
+                kind,
+                attempt: None,
+            })
+            .collect(),
     }));
     if let Some(notice) = notice {
         let el = dom::find(root, "quiz-notice")?;
         el.set_text_content(Some(&notice));
         dom::set_hidden(&el, false);
     }
-    let items = root
-        .query_selector_all("li.lab-question")
-        .map_err(|e| dom::describe(&e))?;
-    for i in 0..items.length() {
-        let item: Element = items
-            .item(i)
-            .and_then(|n| n.dyn_into().ok())
-            .ok_or("a question vanished while mounting")?;
-        state.borrow().show(i as usize, &item)?;
-        wire(&state, i as usize, &item)?;
+    {
+        let mut q = state.borrow_mut();
+        for i in 0..q.slots.len() {
+            q.draw(i)?;
+        }
+        q.show_score();
     }
-    let reset = dom::find(root, "quiz-reset")?;
+
     let s = state.clone();
-    dom::on(&reset, "click", move |_| {
+    dom::on(root, "click", move |e| {
+        let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        let Ok(Some(button)) = target.closest("button[data-testid]") else {
+            return;
+        };
+        let Ok(Some(item)) = button.closest("li.lab-question") else {
+            return;
+        };
+        let action: fn(&mut Quiz, usize) -> Result<(), String> =
+            match button.get_attribute("data-testid").as_deref() {
+                Some("check") => Quiz::check,
+                Some("reveal") => Quiz::reveal,
+                Some("next") => Quiz::draw,
+                _ => return,
+            };
+        act(&s, &item, action);
+    })?;
+    // Enter in a typed answer checks it, as a reader expects.
+    let s = state.clone();
+    dom::on(root, "keydown", move |e| {
+        let enter = e
+            .dyn_ref::<web_sys::KeyboardEvent>()
+            .is_some_and(|k| k.key() == "Enter");
+        let Some(target) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        if !enter || target.type_() != "text" {
+            return;
+        }
+        if let Ok(Some(item)) = target.closest("li.lab-question") {
+            e.prevent_default();
+            act(&s, &item, Quiz::check);
+        }
+    })?;
+    let s = state.clone();
+    wire_confirm(root, "quiz-reset", move || {
         let mut q = s.borrow_mut();
         let id = q.id.clone();
         q.store.update(|p| p.reset(&id));
+        for i in 0..q.slots.len() {
+            let _ = q.mark(i);
+        }
         q.show_score();
     })?;
-    state.borrow().show_score();
     Ok(())
 }
 
-fn question_html(quiz: &str, i: usize, kind: &dyn Kind) -> String {
-    let answer = if kind.choices().is_empty() {
-        "<input type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" data-testid=\"answer\" \
-         aria-label=\"Your answer\">"
-            .to_string()
+/// Runs `action` on the question `item`; a failure replaces that question with its message.
+fn act(
+    state: &Rc<RefCell<Quiz>>,
+    item: &Element,
+    action: fn(&mut Quiz, usize) -> Result<(), String>,
+) {
+    let Some(i) = item
+        .get_attribute("data-index")
+        .and_then(|i| i.parse::<usize>().ok())
+    else {
+        return;
+    };
+    if let Err(message) = action(&mut state.borrow_mut(), i) {
+        dom::show_failure(item, &message);
+    }
+}
+
+fn question_html(prefix: &str, i: usize, q: &Question) -> String {
+    let prompt_id = format!("{prefix}-q{i}");
+    let code = q.code.as_deref().map_or(String::new(), |c| {
+        format!(
+            "<pre class=\"lab-code\" data-testid=\"code\"><code class=\"language-rust\">{}</code></pre>",
+            escape(c)
+        )
+    });
+    let answer = if q.solution.numeric {
+        format!(
+            "<p class=\"lab-prompt\" data-testid=\"prompt\" id=\"{prompt_id}\">{}</p>{code}\
+             <div class=\"lab-answer\"><input type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" \
+             data-testid=\"answer\" aria-labelledby=\"{prompt_id}\">",
+            escape(&q.prompt)
+        )
     } else {
-        kind.choices()
+        let options: String = q
+            .options
             .iter()
-            .map(|c| {
-                let c = escape(c);
+            .map(|o| {
+                let o = escape(o);
                 format!(
-                    "<label class=\"lab-choice\"><input type=\"radio\" name=\"{}-{i}\" value=\"{c}\" \
-                     data-testid=\"choice-{c}\"> {c}</label>",
-                    escape(quiz)
+                    "<label class=\"lab-choice\"><input type=\"radio\" name=\"{prompt_id}\" value=\"{o}\" \
+                     data-testid=\"choice\"> {o}</label>"
                 )
             })
-            .collect()
+            .collect();
+        format!(
+            "<fieldset class=\"lab-fieldset\"><legend class=\"lab-prompt\" data-testid=\"prompt\" id=\"{prompt_id}\">{}</legend>\
+             {code}<div class=\"lab-options\">{options}</div></fieldset><div class=\"lab-answer\">",
+            escape(&q.prompt)
+        )
     };
     format!(
-        "<li class=\"lab-question\" data-testid=\"question\" data-kind=\"{}\">\
-         <p class=\"lab-prompt\" data-testid=\"prompt\"></p>\
-         <div class=\"lab-answer\">{answer} \
-         <button type=\"button\" data-testid=\"check\">Check</button> \
+        "{answer} <button type=\"button\" data-testid=\"check\">Check</button> \
+         <button type=\"button\" data-testid=\"reveal\">Show answer</button> \
          <button type=\"button\" data-testid=\"next\">New values</button></div>\
-         <p class=\"lab-feedback\" data-testid=\"feedback\" aria-live=\"polite\"></p></li>",
-        kind.name()
+         <p class=\"lab-feedback\" data-testid=\"feedback\" aria-live=\"polite\"></p>\
+         <p class=\"lab-mark\" data-testid=\"solved-mark\" hidden></p>"
     )
 }
 
-/// What a question's controls do.
-type Action = fn(&mut Quiz, usize, &Element) -> Result<(), String>;
-
-/// Runs `action` on question `i`; a failure replaces the question with its message.
-fn act(
-    state: &Rc<RefCell<Quiz>>,
-    i: usize,
-    item: &Element,
-    action: Action,
-) -> impl FnMut() + 'static {
-    let (state, item) = (state.clone(), item.clone());
-    move || {
-        let result = action(&mut state.borrow_mut(), i, &item);
-        if let Err(message) = result {
-            dom::show_failure(&item, &message);
-        }
-    }
-}
-
-fn wire(state: &Rc<RefCell<Quiz>>, i: usize, item: &Element) -> Result<(), String> {
-    let mut check = act(state, i, item, Quiz::check);
-    dom::on(&dom::find(item, "check")?, "click", move |_| check())?;
-    let mut next = act(state, i, item, Quiz::next);
-    dom::on(&dom::find(item, "next")?, "click", move |_| next())?;
-    // Enter in a numeric answer checks it, as a reader expects.
-    if let Ok(input) = dom::input(item, "answer") {
-        let mut check = act(state, i, item, Quiz::check);
-        dom::on(&input, "keydown", move |e| {
-            if e.dyn_ref::<web_sys::KeyboardEvent>()
-                .is_some_and(|k| k.key() == "Enter")
-            {
-                check();
-            }
-        })?;
-    }
-    Ok(())
-}
-
 impl Quiz {
-    fn show(&self, i: usize, item: &Element) -> Result<(), String> {
-        let question = &self.questions[i];
-        let _ = item.set_attribute("data-value", &question.value.to_string());
-        dom::set_text(item, "prompt", &question.prompt)?;
-        let feedback = dom::find(item, "feedback")?;
-        feedback.set_text_content(None);
-        feedback.set_class_name("lab-feedback");
+    fn item(&self, i: usize) -> Result<Element, String> {
+        self.root
+            .query_selector(&format!("li.lab-question[data-index=\"{i}\"]"))
+            .map_err(|e| dom::describe(&e))?
+            .ok_or_else(|| "a question vanished from the page".to_string())
+    }
+
+    /// Draws fresh values for question `i` and shows it.
+    fn draw(&mut self, i: usize) -> Result<(), String> {
+        let item = self.item(i)?;
+        let q = self.slots[i].kind.pose(&mut self.rng, &self.page)?;
+        let _ = item.set_attribute("data-params", &q.params);
+        item.set_inner_html(&question_html(&self.prefix, i, &q));
+        self.slots[i].attempt = Some(Attempt::new(q));
+        self.mark(i)
+    }
+
+    /// Shows what the stored progress says about question `i` (solved before, answer shown).
+    fn mark(&self, i: usize) -> Result<(), String> {
+        let item = self.item(i)?;
+        let mark = dom::find(&item, "solved-mark")?;
+        let t = self
+            .store
+            .current()
+            .tally(&self.id, self.slots[i].kind.name());
+        let text = match (t.solved(), t.revealed) {
+            (true, 0) => "✔ You have solved this question before; new values are here to practise."
+                .to_string(),
+            (true, r) => format!("✔ You have solved this question before (answer shown {r}×)."),
+            (false, 0) => String::new(),
+            (false, r) => format!("Answer shown {r}× so far, not solved yet."),
+        };
+        let _ = item.set_attribute("data-solved", if t.solved() { "true" } else { "false" });
+        mark.set_text_content(Some(&text));
+        dom::set_hidden(&mark, text.is_empty());
         Ok(())
     }
 
@@ -172,62 +275,65 @@ impl Quiz {
         Ok(picked.map(|r| r.value()).unwrap_or_default())
     }
 
-    fn check(&mut self, i: usize, item: &Element) -> Result<(), String> {
-        let answer = Quiz::answer(item)?;
-        let feedback_el = dom::find(item, "feedback")?;
-        if answer.trim().is_empty() {
-            feedback_el.set_class_name("lab-feedback lab-hint");
-            feedback_el.set_text_content(Some("Type or pick an answer first."));
-            return Ok(());
-        }
-        let question = &self.questions[i];
-        let kind = question.kind;
-        let f = question.check(&answer);
-        let text = if f.correct {
-            format!("✔ Correct. {}", f.explanation)
-        } else {
-            format!(
-                "✘ Not quite: the answer is {}. {} Try again, or draw new values.",
-                f.expected, f.explanation
-            )
-        };
-        feedback_el.set_class_name(if f.correct {
-            "lab-feedback lab-correct"
-        } else {
-            "lab-feedback lab-wrong"
+    fn check(&mut self, i: usize) -> Result<(), String> {
+        let item = self.item(i)?;
+        let given = Quiz::answer(&item)?;
+        let attempt = self.slots[i].attempt.as_mut().ok_or("no question drawn")?;
+        let response = attempt.submit(&given);
+        self.respond(i, &item, response)
+    }
+
+    fn reveal(&mut self, i: usize) -> Result<(), String> {
+        let item = self.item(i)?;
+        let attempt = self.slots[i].attempt.as_mut().ok_or("no question drawn")?;
+        let response = attempt.reveal();
+        self.respond(i, &item, response)
+    }
+
+    fn respond(&mut self, i: usize, item: &Element, r: quiz::Response) -> Result<(), String> {
+        let feedback = dom::find(item, "feedback")?;
+        feedback.set_class_name(match r.tone {
+            Tone::Right => "lab-feedback lab-correct",
+            Tone::Hint => "lab-feedback lab-hint",
+            Tone::Revealed => "lab-feedback lab-wrong",
+            Tone::Note => "lab-feedback lab-note",
         });
-        feedback_el.set_text_content(Some(&text));
-        let (quiz, kind) = (self.id.clone(), kind.name());
-        self.store.update(|p| p.record(&quiz, kind, f.correct));
+        feedback.set_text_content(Some(&r.text));
+        let (quiz, kind) = (self.id.clone(), self.slots[i].kind.name());
+        match r.record {
+            Record::Nothing => {}
+            Record::Attempt { correct } => self.store.update(|p| p.record(&quiz, kind, correct)),
+            Record::MissAndReveal => self.store.update(|p| {
+                p.record(&quiz, kind, false);
+                p.reveal(&quiz, kind);
+            }),
+            Record::Reveal => self.store.update(|p| p.reveal(&quiz, kind)),
+        }
+        let settled = self.slots[i]
+            .attempt
+            .as_ref()
+            .is_some_and(|a| a.state != State::Open);
+        let _ = item.set_attribute("data-state", if settled { "settled" } else { "open" });
+        self.mark(i)?;
         self.show_score();
         Ok(())
     }
 
-    fn next(&mut self, i: usize, item: &Element) -> Result<(), String> {
-        let kind = self.questions[i].kind;
-        self.questions[i] = Question::draw(kind, &mut self.rng);
-        if let Ok(input) = dom::input(item, "answer") {
-            input.set_value("");
-        }
-        if let Ok(Some(picked)) = item.query_selector("input[type=radio]:checked")
-            && let Ok(radio) = picked.dyn_into::<HtmlInputElement>()
-        {
-            radio.set_checked(false);
-        }
-        self.show(i, item)
-    }
-
     fn show_score(&self) {
-        let (mut solved, mut attempts) = (0, 0);
-        for q in &self.questions {
-            let t = self.store.current().tally(&self.id, q.kind.name());
-            solved += u32::from(t.correct > 0);
+        let (mut solved, mut attempts, mut revealed) = (0, 0, 0);
+        for s in &self.slots {
+            let t = self.store.current().tally(&self.id, s.kind.name());
+            solved += u32::from(t.solved());
             attempts += t.attempts;
+            revealed += t.revealed;
         }
+        let plural =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let text = format!(
-            "Solved {solved} of {} · {attempts} attempt{}",
-            self.questions.len(),
-            if attempts == 1 { "" } else { "s" }
+            "Solved {solved} of {} · {} · {}",
+            self.slots.len(),
+            plural(attempts, "attempt", "attempts"),
+            plural(revealed, "answer shown", "answers shown")
         );
         let _ = dom::set_text(&self.root, "quiz-score", &text);
     }

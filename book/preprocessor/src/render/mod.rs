@@ -9,6 +9,7 @@ use crate::directive::{self, Directive};
 
 mod claim;
 mod machine;
+mod quiz;
 mod report;
 mod verdict;
 
@@ -17,15 +18,17 @@ pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
     let mut out = String::with_capacity(content.len());
     let mut errors = Vec::new();
     let mut last = 0;
+    let mut key = quiz::Key::default();
     for d in directive::find(content) {
         out.push_str(&directive::unescape(&content[last..d.start]));
-        match one(&d, data) {
+        match one(&d, data, &mut key) {
             Ok(html) => out.push_str(&html),
             Err(e) => errors.push(format!("{{{{#{} {}}}}}: {e}", d.name, d.args.join(" "))),
         }
         last = d.end;
     }
     out.push_str(&directive::unescape(&content[last..]));
+    out.push_str(&quiz::answer_key(&key));
     if errors.is_empty() {
         Ok(out)
     } else {
@@ -33,7 +36,7 @@ pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
     }
 }
 
-fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
+fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, String> {
     match (d.name, d.args.as_slice()) {
         ("fig", [key]) => fig(key, data),
         ("fig-table", keys) if !keys.is_empty() => fig_table(keys, data),
@@ -44,7 +47,8 @@ fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget(name, options),
-        ("lab-quiz", [id]) => quiz(id),
+        ("lab-quiz", [id, options @ ..]) => quiz::quiz(id, options, data, key),
+        ("lab-progress", []) => Ok(quiz::progress()),
         _ => Err("wrong arguments (see book/preprocessor/src/lib.rs for the forms)".into()),
     }
 }
@@ -227,20 +231,6 @@ fn widget(name: &str, options: &[&str]) -> Result<String, String> {
     Ok(format!(
         "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\"{attrs}>\
          <p class=\"lab-loading\">Loading the lab… (this widget needs JavaScript and WebAssembly)</p></div>\n\n"
-    ))
-}
-
-fn quiz(id: &str) -> Result<String, String> {
-    if wasm_lab::quiz::quiz(id).is_none() {
-        let known: Vec<&str> = wasm_lab::quiz::QUIZZES.iter().map(|q| q.id).collect();
-        return Err(format!(
-            "the lab has no quiz `{id}` (it has: {})",
-            known.join(", ")
-        ));
-    }
-    Ok(format!(
-        "\n\n<div class=\"lab-quiz\" data-lab-quiz=\"{id}\" data-testid=\"quiz-{id}\">\
-         <p class=\"lab-loading\">Loading the quiz… (it needs JavaScript and WebAssembly)</p></div>\n\n"
     ))
 }
 

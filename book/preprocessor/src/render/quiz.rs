@@ -1,0 +1,272 @@
+//! `{{#lab-quiz ID [kinds=A,B]}}` and `{{#lab-progress}}`: quiz mount points with the data their
+//! questions are graded from, and the printed form of each quiz.
+//!
+//! The mount point carries a [`Page`] as JSON in `data-page`: the bench figures the quiz's data
+//! questions need (from the primary machine's file in `book/data`) and, for quizzes with "does
+//! this compile?" questions, rustc's verdicts captured by [`crate::snippets`]. The wasm grades
+//! from those, so a rerun of the bench or a change to the pool's API changes the answers.
+//!
+//! For print (`print.html`), the same questions are drawn natively with a fixed seed and rendered
+//! as static markup, hidden on screen; their answers go into a key at the chapter's end.
+
+use wasm_lab::quiz::{Fig, Gate, Page, Quiz, Rng};
+
+use super::escape;
+use crate::data::Data;
+
+/// The answers of the printed questions of one chapter, in order.
+#[derive(Default)]
+pub struct Key {
+    entries: Vec<String>,
+}
+
+/// The mount point (live quiz) and its printed form.
+pub fn quiz(id: &str, options: &[&str], data: &Data, key: &mut Key) -> Result<String, String> {
+    let spec = wasm_lab::quiz::quiz(id).ok_or_else(|| {
+        let known: Vec<&str> = wasm_lab::quiz::QUIZZES.iter().map(|q| q.id).collect();
+        format!("the lab has no quiz `{id}` (it has: {})", known.join(", "))
+    })?;
+    let mut kinds = None;
+    for option in options {
+        match option.split_once('=') {
+            Some(("kinds", names)) => {
+                for n in names.split(',') {
+                    if spec.kind(n).is_none() {
+                        return Err(format!("the quiz `{id}` has no question `{n}`"));
+                    }
+                }
+                kinds = Some(names.to_string());
+            }
+            _ => return Err(format!("unknown quiz option `{option}` (known: kinds=A,B)")),
+        }
+    }
+    let page = page(spec, data)?;
+    let (testid, attr) = match &kinds {
+        Some(k) => (
+            format!("quiz-{id}-check"),
+            format!(" data-kinds=\"{}\"", escape(k)),
+        ),
+        None => (format!("quiz-{id}"), String::new()),
+    };
+    let printed = printed(spec, kinds.as_deref(), &page, key)?;
+    Ok(format!(
+        "\n\n<div class=\"lab-quiz\" data-lab-quiz=\"{id}\" data-testid=\"{testid}\"{attr} data-page=\"{}\">\
+         <p class=\"lab-loading\">Loading the quiz… (it needs JavaScript and WebAssembly)</p></div>\n{printed}\n\n",
+        escape(&page.to_json())
+    ))
+}
+
+/// What the quiz's questions are graded from, taken from the book's data and rustc.
+pub fn page(spec: &Quiz, data: &Data) -> Result<Page, String> {
+    let mut page = Page::default();
+    if !spec.figures.is_empty() {
+        page.machine = data
+            .primary()
+            .map_err(|e| format!("the quiz `{}` is graded from book/data: {e}", spec.id))?
+            .machine
+            .id
+            .clone();
+    }
+    for key in spec.figures {
+        let (_, f) = data
+            .figure(key)
+            .map_err(|e| format!("the quiz `{}` is graded from `{key}`: {e}", spec.id))?;
+        page.figures.insert(
+            key.to_string(),
+            Fig {
+                title: f.title.clone(),
+                unit: serde_json::to_value(f.unit)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default(),
+                value: f.value,
+                low: f.low,
+                high: f.high,
+                noise: f.cv,
+                gate: match f.verdict {
+                    bench_data::Verdict::Absolute => Gate::Absolute,
+                    bench_data::Verdict::RatioOnly => Gate::RatioOnly,
+                    bench_data::Verdict::Unfit => Gate::Unfit,
+                },
+                note: f.gate_note.clone(),
+            },
+        );
+    }
+    if spec.snippets {
+        page.compiled = crate::snippets::verdicts()?.clone();
+    }
+    Ok(page)
+}
+
+/// A seed per quiz, so the printed questions stay the same from build to build.
+fn print_seed(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+fn printed(spec: &Quiz, kinds: Option<&str>, page: &Page, key: &mut Key) -> Result<String, String> {
+    let mut rng = Rng::new(print_seed(spec.id));
+    let start = key.entries.len() + 1;
+    let mut items = String::new();
+    for kind in spec.kinds {
+        if kinds.is_some_and(|k| !k.split(',').any(|n| n == kind.name())) {
+            continue;
+        }
+        let q = kind.pose(&mut rng, page)?;
+        let code = q.code.as_deref().map_or(String::new(), |c| {
+            format!(
+                "<pre><code class=\"language-rust\">{}</code></pre>",
+                escape(c)
+            )
+        });
+        let options = if q.options.is_empty() {
+            String::new()
+        } else {
+            let li: String = q
+                .options
+                .iter()
+                .map(|o| format!("<li>{}</li>", escape(o)))
+                .collect();
+            format!("<ul class=\"lab-print-options\">{li}</ul>")
+        };
+        items.push_str(&format!(
+            "<li><p>{}</p>{code}{options}</li>",
+            escape(&q.prompt)
+        ));
+        key.entries.push(format!(
+            "<li><strong>{}</strong>: {}</li>",
+            escape(&q.solution.shown()),
+            escape(&q.solution.why)
+        ));
+    }
+    Ok(format!(
+        "<div class=\"lab-quiz-print\" data-testid=\"quiz-print-{}\"><p><strong>Quiz: {}</strong> \
+         (printed with values drawn from a fixed seed; the live quiz draws fresh values on every \
+         attempt. The answers are at the end of the chapter.)</p><ol start=\"{start}\">{items}</ol></div>",
+        spec.id,
+        escape(spec.title)
+    ))
+}
+
+/// The chapter's answer key for print, empty when the chapter has no quiz.
+pub fn answer_key(key: &Key) -> String {
+    if key.entries.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n\n<div class=\"lab-answer-key\" data-testid=\"answer-key\"><p><strong>Answer key</strong> \
+         (for the printed questions above; computed by the lab when the book was built)</p><ol>{}</ol></div>\n\n",
+        key.entries.concat()
+    )
+}
+
+/// `{{#lab-progress}}`: the progress page's mount point.
+pub fn progress() -> String {
+    "\n\n<div class=\"lab-progress\" data-lab-progress=\"\" data-testid=\"progress\">\
+     <p class=\"lab-loading\">Loading your progress… (it needs JavaScript and WebAssembly)</p></div>\n\n"
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use wasm_lab::quiz::why_pool::AT_1_MIB;
+    use wasm_lab::quiz::{Ask, Page};
+
+    const KEY: &str = "rent_return.1048576.pool_write_vs_fresh_vec_write";
+
+    /// The committed data file, with `KEY`'s ratio set to `value [low–high]`, in a fresh dir.
+    fn mutated(name: &str, value: f64, low: f64, high: f64) -> Data {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
+        let dir = std::env::temp_dir().join(format!("lab-quiz-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(&committed).unwrap().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let mut v: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let f = &mut v["figures"][KEY];
+                f["value"] = value.into();
+                f["low"] = low.into();
+                f["high"] = high.into();
+                std::fs::write(dir.join(path.file_name().unwrap()), v.to_string()).unwrap();
+            }
+        }
+        Data::load(&dir, None).unwrap()
+    }
+
+    /// The `data-page` of the rendered quiz, read back as the wasm reads it.
+    fn page_of(html: &str) -> Page {
+        let start = html.find("data-page=\"").unwrap() + "data-page=\"".len();
+        let end = start + html[start..].find('"').unwrap();
+        let json = html[start..end]
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        Page::from_json(&json).unwrap()
+    }
+
+    fn answer(data: &Data) -> String {
+        let html = quiz("why-pool", &[], data, &mut Key::default()).unwrap();
+        let page = page_of(&html);
+        let q = AT_1_MIB.pose(&mut Rng::new(1), &page).unwrap();
+        q.right_answer()
+    }
+
+    /// Rerun the bench with another outcome and the data question's answer follows it.
+    #[test]
+    fn data_questions_follow_a_mutated_data_file() {
+        let faster = answer(&mutated("faster", 0.5, 0.49, 0.51));
+        assert!(
+            faster.starts_with("renting 1 MiB from the pool"),
+            "{faster}"
+        );
+        let slower = answer(&mutated("slower", 1.5, 1.4, 1.6));
+        assert!(
+            slower.starts_with("allocating a fresh zeroed Vec"),
+            "{slower}"
+        );
+        let same = answer(&mutated("same", 1.0, 0.98, 1.02));
+        assert_eq!(same, "no measurable difference");
+    }
+
+    #[test]
+    fn quizzes_print_with_an_answer_key() {
+        let data = mutated("print", 0.5, 0.49, 0.51);
+        let out = crate::render::chapter(
+            "Text.\n\n{{#lab-quiz why-pool kinds=fresh-bytes}}\n\nMore.\n\n{{#lab-quiz why-pool}}\n",
+            &data,
+        )
+        .unwrap();
+        assert!(out.contains("data-testid=\"quiz-why-pool-check\""), "{out}");
+        assert!(out.contains("data-kinds=\"fresh-bytes\""));
+        assert!(out.contains("<ol start=\"2\">"), "{out}");
+        let key_at = out.find("data-testid=\"answer-key\"").unwrap();
+        assert!(key_at > out.rfind("quiz-print-why-pool").unwrap());
+        assert_eq!(out[key_at..].matches("<li>").count(), 5);
+        assert!(out.contains("fixed seed"));
+        let err = crate::render::chapter("{{#lab-quiz why-pool kinds=nope}}", &data).unwrap_err();
+        assert!(err[0].contains("no question `nope`"), "{err:?}");
+    }
+
+    #[test]
+    fn progress_page_mount_point() {
+        let out = crate::render::chapter(
+            "# Progress\n\n{{#lab-progress}}\n",
+            &Data::from_files(Vec::new()),
+        )
+        .unwrap();
+        assert!(out.contains("data-lab-progress"), "{out}");
+    }
+
+    #[test]
+    fn a_quiz_without_its_figures_fails_the_build() {
+        let empty = Data::from_files(Vec::new());
+        let err = quiz("why-pool", &[], &empty, &mut Key::default()).unwrap_err();
+        assert!(err.contains("graded from"), "{err}");
+    }
+}

@@ -1,0 +1,189 @@
+//! Questions the bench data answers, graded from the figures the page carries ([`Page`]), which
+//! the preprocessor copies from the `book/data` file the chapter cites. Nothing here knows
+//! today's numbers: rerun the bench and the answers change with the text.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Fig, Gate, Kind, Page, Rng, Solution};
+
+/// A ratio of two paired timings, `a ÷ b`, and what each side is.
+pub struct Ratio {
+    pub key: &'static str,
+    /// The operation on top of the ratio, as the prompt names it.
+    pub a: &'static str,
+    /// The operation under it.
+    pub b: &'static str,
+    /// Where it was measured ("at 1 MiB").
+    pub at: &'static str,
+}
+
+/// "Which took less time on this machine?" — decided by the ratio's 95 % interval.
+pub struct LessTime {
+    pub name: &'static str,
+    pub ratios: &'static [Ratio],
+}
+
+/// Which ratio a [`LessTime`] question asks about.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RatioParams {
+    pub key: String,
+}
+
+const NO_DIFFERENCE: &str = "no measurable difference";
+const TOO_NOISY: &str = "the bench cannot tell: the figure is too noisy to cite";
+
+fn interval(f: &Fig) -> String {
+    format!("{:.3}× [{:.3}–{:.3}]", f.value, f.low, f.high)
+}
+
+impl LessTime {
+    fn ratio(&self, key: &str) -> Result<&Ratio, String> {
+        self.ratios
+            .iter()
+            .find(|r| r.key == key)
+            .ok_or_else(|| format!("no ratio `{key}` in this question"))
+    }
+
+    /// The figure keys the page must carry.
+    pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.ratios.iter().map(|r| r.key)
+    }
+}
+
+impl Kind for LessTime {
+    type Params = RatioParams;
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn draw(&self, rng: &mut Rng, page: &Page) -> Result<RatioParams, String> {
+        let r = &self.ratios[rng.below(self.ratios.len() as u64) as usize];
+        page.figure(r.key)?;
+        Ok(RatioParams { key: r.key.into() })
+    }
+    fn prompt(&self, p: &RatioParams) -> String {
+        match self.ratio(&p.key) {
+            Ok(r) => format!(
+                "On the machine this book's data comes from, which took less time {}: {}, or {}? (The bench measured them side by side, in paired rounds.)",
+                r.at, r.a, r.b
+            ),
+            Err(e) => e,
+        }
+    }
+    fn solve(&self, p: &RatioParams, page: &Page) -> Result<Solution, String> {
+        let r = self.ratio(&p.key)?;
+        let f = page.figure(r.key)?;
+        let a_less = format!("{} took less time", r.a);
+        let b_less = format!("{} took less time", r.b);
+        let shown = interval(f);
+        let (right, why) = if f.gate == Gate::Unfit {
+            (
+                TOO_NOISY.to_string(),
+                format!(
+                    "{} ÷ {} = {shown} on {}, but the noise gate rejected it ({}): no conclusion either way",
+                    r.a, r.b, page.machine, f.note
+                ),
+            )
+        } else if f.high < 1.0 {
+            (
+                a_less.clone(),
+                format!(
+                    "{} ÷ {} = {shown} on {}: the whole 95 % interval is below 1, so {} took less time",
+                    r.a, r.b, page.machine, r.a
+                ),
+            )
+        } else if f.low > 1.0 {
+            (
+                b_less.clone(),
+                format!(
+                    "{} ÷ {} = {shown} on {}: the whole 95 % interval is above 1, so {} took less time",
+                    r.a, r.b, page.machine, r.b
+                ),
+            )
+        } else {
+            (
+                NO_DIFFERENCE.to_string(),
+                format!(
+                    "{} ÷ {} = {shown} on {}: the 95 % interval includes 1, so the bench cannot tell them apart",
+                    r.a, r.b, page.machine
+                ),
+            )
+        };
+        Ok(Solution::choice(right, why)
+            .mistake(
+                a_less,
+                "Check which side of the ratio is on top, and whether its interval lies wholly below 1",
+            )
+            .mistake(
+                b_less,
+                "A ratio above 1 means the top operation took longer: does the interval lie wholly above 1",
+            )
+            .mistake(
+                NO_DIFFERENCE,
+                "A difference is measurable when the 95 % interval of the paired ratio excludes 1: look at both ends",
+            )
+            .mistake(
+                TOO_NOISY,
+                "This ratio passed the noise gate: read its interval",
+            ))
+    }
+}
+
+/// "What does the noise gate let the book do with this figure?" — graded from its verdict.
+pub struct Citable {
+    pub name: &'static str,
+    pub keys: &'static [&'static str],
+}
+
+/// Which figure a [`Citable`] question asks about.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FigureParams {
+    pub key: String,
+}
+
+const AS_VALUE: &str = "print it as a value";
+const AS_RATIO: &str = "cite only ratios or directions built on it, not the time itself";
+const NOT_AT_ALL: &str = "nothing: it is too noisy to cite";
+
+impl Kind for Citable {
+    type Params = FigureParams;
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn draw(&self, rng: &mut Rng, page: &Page) -> Result<FigureParams, String> {
+        let key = self.keys[rng.below(self.keys.len() as u64) as usize];
+        page.figure(key)?;
+        Ok(FigureParams { key: key.into() })
+    }
+    fn prompt(&self, p: &FigureParams) -> String {
+        format!(
+            "The bench recorded the figure `{}`. Under the noise gate, what may the book do with it?",
+            p.key
+        )
+    }
+    fn solve(&self, p: &FigureParams, page: &Page) -> Result<Solution, String> {
+        let f = page.figure(&p.key)?;
+        let noise = format!("{:.1} %", f.noise * 100.0);
+        let right = match (f.gate, f.unit.as_str()) {
+            (Gate::Absolute, _) | (Gate::RatioOnly, "ratio") => AS_VALUE,
+            (Gate::RatioOnly, _) => AS_RATIO,
+            (Gate::Unfit, _) => NOT_AT_ALL,
+        };
+        let why = format!(
+            "“{}”: noise {noise} on {}; the gate says: {}. Times are printed as values only under 5 % noise; a ratio of paired rounds survives a busier machine because load slows both sides alike, and anything over 25 % is not cited at all",
+            f.title, page.machine, f.note
+        );
+        Ok(Solution::choice(right, why)
+            .mistake(
+                AS_VALUE,
+                "Look at the figure's noise: is it low enough for a time to be printed as a value",
+            )
+            .mistake(
+                AS_RATIO,
+                "Compare the noise with both of the gate's limits, and mind whether the figure is itself a ratio",
+            )
+            .mistake(
+                NOT_AT_ALL,
+                "Only figures noisier than the gate's upper limit are dropped: is this one",
+            ))
+    }
+}
