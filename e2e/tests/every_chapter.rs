@@ -39,7 +39,13 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
         );
         let is_story = !matches!(
             page.as_str(),
-            "introduction.html" | "method.html" | "instructors.html" | "progress.html"
+            "introduction.html"
+                | "method.html"
+                | "instructors.html"
+                | "progress.html"
+                | "checklist.html"
+                | "glossary.html"
+                | "sources.html"
         );
         if is_story {
             let widgets = b.driver.find_all(By::Css("[data-lab-widget]")).await?;

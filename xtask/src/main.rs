@@ -2,6 +2,7 @@
 //!
 //! - `serve [--port N]` — installs what is missing, builds the lab and the book, serves the book.
 //! - `build` — the same without serving (output in `book/build/`).
+//! - `links` — checks every internal link and anchor of the last build (also a step of `test`).
 //! - `test` — every test: unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in Chromium.
 //! - `bench [--quick]` — measures this machine, rewrites `book/data/<machine-id>.json`.
 //!
@@ -13,6 +14,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 mod cmd;
+mod links;
 mod lint;
 mod serve;
 mod site;
@@ -24,6 +26,7 @@ usage: cargo xtask <command>
 
   serve [--port N]   install what is missing, build the lab and the book, serve http://127.0.0.1:3000
   build              the same without serving (output in book/build/)
+  links              check every internal link and anchor of the last build (book/build/)
   test               every test: unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   lint               the book's prose lint, then the strict build of the committed data
   bench [--quick]    measure this machine and rewrite book/data/<machine-id>.json
@@ -48,6 +51,7 @@ fn run(args: &[String]) -> Result<()> {
         ["serve"] => serve(&root, 3000),
         ["serve", "--port", port] => serve(&root, port.parse()?),
         ["build"] => site::build(&root).map(|_| ()),
+        ["links"] => links::check(&root.join("book").join("build")),
         ["test"] => test::all(&root),
         ["lint"] => lint::run(&root),
         ["bench"] => bench(false),

@@ -77,6 +77,10 @@ pub fn all(root: &Path) -> Result<()> {
             Box::new(wasm_tests),
         ),
         (
+            "links: every internal link and anchor of the built book",
+            Box::new(|| crate::links::check(&site::build(root)?)),
+        ),
+        (
             "end to end: the built book in headless Chromium",
             Box::new(|| end_to_end(root)),
         ),

@@ -13,6 +13,7 @@ mod peers;
 mod rent_return;
 mod size_specialized;
 mod threads;
+mod uninit;
 mod why_pool;
 
 /// A suite: its name (also its key prefix), about how many timed steps it makes (for progress),
@@ -45,6 +46,12 @@ pub const SUITES: &[Suite] = &[
         about: "return with clear vs without, by size (chapter 3)",
         steps: clearing::STEPS,
         run: clearing::run,
+    },
+    Suite {
+        name: "uninit",
+        about: "allocation without zeroing (with_capacity + spare_capacity_mut) vs zeroed, with and without a write (chapter 3)",
+        steps: uninit::STEPS,
+        run: uninit::run,
     },
     Suite {
         name: "capacity",
