@@ -7,6 +7,8 @@
 //! uncaught exceptions, failed resource loads and unhandled rejections: a test ends by asserting
 //! there were none.
 
+#![forbid(unsafe_code)]
+
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

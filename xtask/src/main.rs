@@ -7,12 +7,15 @@
 //!
 //! Installs are pinned: the wasm-bindgen CLI is installed at exactly the version in `Cargo.lock`.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
 mod cmd;
+mod lint;
 mod serve;
 mod site;
 mod test;

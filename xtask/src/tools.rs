@@ -52,7 +52,8 @@ pub fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     eprintln!(
         "installing wasm-bindgen-cli {want} (must equal the wasm-bindgen crate; about 2 minutes)"
     );
-    // Not `--locked`: the registry mirror lacks one of the CLI's locked dependencies (TOOLING.md).
+    // Not `--locked`: the CLI's lockfile pins `webpki-roots 1.0.11`, which the registry mirror
+    // this project is built against lacks; without `--locked` cargo resolves a version it has.
     cmd::cargo(&[
         "install",
         "wasm-bindgen-cli",

@@ -17,6 +17,8 @@
 //! A figure the noise gate rejected is rendered as "not citable", never as a fact.
 //! Write `\{{#fig …}}` to show a directive literally.
 
+#![forbid(unsafe_code)]
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
