@@ -119,7 +119,10 @@ fn contract() {
     }
     for scenario in ["foreign_bucket_len", "foreign_other_len"] {
         let (_, detail) = row(scenario, "handle_checked");
-        assert!(detail.contains("was never rented from this pool"), "{detail}");
+        assert!(
+            detail.contains("was never rented from this pool"),
+            "{detail}"
+        );
     }
     assert!(
         row("double_return", "handle")

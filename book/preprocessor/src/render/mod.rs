@@ -1,6 +1,7 @@
 //! Turning directives into HTML.
 
 use bench_data::{Figure, RunFile, Unit, Verdict};
+use wasm_lab::html::escape;
 use wasm_lab::input::group_digits;
 
 use crate::data::Data;
@@ -103,8 +104,9 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
     let title = details(key, f, file);
     if citable(f) {
         format!(
-            "<span class=\"lab-fig\" data-fig=\"{key}\" data-machine=\"{}\" title=\"{title}\">{}</span>",
-            file.machine.id,
+            "<span class=\"lab-fig\" data-fig=\"{}\" data-machine=\"{}\" title=\"{title}\">{}</span>",
+            escape(key),
+            escape(&file.machine.id),
             format_value(f.unit, f.value)
         )
     } else {
@@ -113,8 +115,9 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
             file.machine.id, f.verdict, f.gate_note
         ));
         format!(
-            "<span class=\"lab-fig lab-unfit\" data-fig=\"{key}\" data-machine=\"{}\" title=\"{title}\">not citable on this machine ({})</span>",
-            file.machine.id,
+            "<span class=\"lab-fig lab-unfit\" data-fig=\"{}\" data-machine=\"{}\" title=\"{title}\">not citable on this machine ({})</span>",
+            escape(key),
+            escape(&file.machine.id),
             escape(&f.gate_note)
         )
     }
@@ -260,13 +263,6 @@ fn quiz(id: &str) -> Result<String, String> {
         "\n\n<div class=\"lab-quiz\" data-lab-quiz=\"{id}\" data-testid=\"quiz-{id}\">\
          <p class=\"lab-loading\">Loading the quiz… (it needs JavaScript and WebAssembly)</p></div>\n\n"
     ))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]
