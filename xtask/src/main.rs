@@ -42,6 +42,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<()> {
+    site::start_clock();
     let root = root();
     std::env::set_current_dir(&root)?;
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
