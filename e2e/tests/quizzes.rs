@@ -3,7 +3,6 @@
 //! (Bucket rounding's quiz has its own, longer test: progress across reloads and corruption.)
 
 use anyhow::{Context, Result, ensure};
-use e2e::Browser;
 use e2e::reader::take_quiz_mentioning;
 
 /// Page, quiz id, and a word every feedback must contain (the hazard quizzes say the lab ran it).
@@ -27,7 +26,7 @@ async fn every_quiz_is_graded_by_the_lab() -> Result<()> {
             quiz.id
         );
     }
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     for &(page, quiz, mention) in QUIZZES {
         b.open(page).await?;
         take_quiz_mentioning(&b, quiz, mention)
