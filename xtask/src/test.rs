@@ -1,9 +1,17 @@
 //! `cargo xtask test`: every test the project has, in one command, with a summary at the end.
 //!
 //! The steps are ordered so that builds are shared where the flags allow: rustdoc and clippy
-//! reuse the dependencies' metadata (`check` builds), the native step builds the end-to-end
-//! crate's tests in the same invocation as the others (one feature resolution, so the e2e step
-//! later reuses them), and loom and Miri build only `wasm-lab` and its few dependencies.
+//! reuse the dependencies' metadata (`check` builds, same profile and flags), and loom and Miri
+//! build only `wasm-lab` and its few dependencies (loom in a quick-to-compile profile). Tools are
+//! installed first, in a step of their own, so that a fresh machine's one-time installs (minutes:
+//! see `tools.rs`) are not mistaken for a test step growing.
+//!
+//! The native tests and the end-to-end tests run in one `cargo test --workspace`, after the book
+//! is built and served: cargo unifies dependency features over the packages it is asked for, so
+//! a separate `cargo test -p e2e` compiled again what the native build had just compiled with
+//! other features (in a cold run: the lab, the preprocessor, mdbook's core, serde, bench-data, …)
+//! and every crate depending on them. The e2e tests share one browser per test file
+//! (`e2e::session`), so they need no `--test-threads 1`.
 
 use std::path::Path;
 use std::time::Instant;
@@ -16,14 +24,14 @@ use crate::{cmd, lint, site, tools};
 /// Each step's time budget on a cold 2-core machine (seconds; the whole run: under 25 minutes).
 /// A step over its budget is named in the summary as a warning: the run still passes.
 const BUDGETS: &[(&str, u64)] = &[
+    ("tools", 30),
     ("formatting", 10),
     ("docs", 240),
     ("clippy", 120),
-    ("native", 240),
+    ("native and end to end", 500),
     ("loom", 90),
     ("Miri", 300),
     ("wasm", 200),
-    ("end to end", 290),
 ];
 
 /// One step of the test run: its short name (a key of [`BUDGETS`]), what it checks, and what it
@@ -36,6 +44,16 @@ type Step<'a> = (
 
 pub fn all(root: &Path) -> Result<()> {
     let steps: Vec<Step<'_>> = vec![
+        (
+            "tools",
+            "install what the tests need (a check when present; minutes on a fresh machine)",
+            Box::new(|| {
+                tools::wasm_target()?;
+                tools::wasm_bindgen_cli(root)?;
+                tools::chromium()?;
+                tools::miri()
+            }),
+        ),
         (
             "formatting",
             "rustfmt check",
@@ -56,15 +74,9 @@ pub fn all(root: &Path) -> Result<()> {
             Box::new(lint::clippy),
         ),
         (
-            "native",
-            "unit, property and doc tests (incl. compile_fail)",
-            Box::new(|| {
-                // The e2e crate's tests are built here too (they run in the last step, against
-                // the built book): one resolution of features for the whole workspace, so the
-                // dependencies they share are compiled once.
-                cmd::cargo(&["test", "--workspace", "--no-run"]).run()?;
-                cmd::cargo(&["test", "--workspace", "--exclude", "e2e"]).run()
-            }),
+            "native and end to end",
+            "unit, property and doc tests (incl. compile_fail), and the built book in headless Chromium",
+            Box::new(|| native_and_end_to_end(root)),
         ),
         (
             "loom",
@@ -117,11 +129,6 @@ pub fn all(root: &Path) -> Result<()> {
             "wasm",
             "the lab's tests in headless Chromium",
             Box::new(wasm_tests),
-        ),
-        (
-            "end to end",
-            "the built book in headless Chromium",
-            Box::new(|| end_to_end(root)),
         ),
     ];
     let total = steps.len();
@@ -186,13 +193,16 @@ fn wasm_tests() -> Result<()> {
     .run()
 }
 
-fn end_to_end(root: &Path) -> Result<()> {
+/// Builds and serves the book, then runs every native test and the end-to-end tests against it,
+/// in one invocation (see the module's doc for why).
+fn native_and_end_to_end(root: &Path) -> Result<()> {
     tools::chromium()?;
     let site = site::build(root)?;
     let server = Server::bind(&site, 0)?;
     let url = server.url();
     std::thread::spawn(move || server.run());
-    cmd::cargo(&["test", "--package", "e2e", "--", "--test-threads", "1"])
+    site::step("native and end-to-end tests");
+    cmd::cargo(&["test", "--workspace"])
         .env("BOOK_URL", &url)
         .run()
 }
