@@ -45,11 +45,10 @@ window.__labErrors = [];
 pub struct Browser {
     pub driver: WebDriver,
     chromedriver: Child,
-    /// For the shared session: the write end of a pipe whose reader, a shell holding ChromeDriver
-    /// in its process group, stops them all when it closes — when this process exits, since the
-    /// shared session sits in a static that is never dropped.
+    /// The write end of a pipe whose reader, a shell holding ChromeDriver and Chromium in its
+    /// process group, stops them all when it closes: on drop, or when this process exits (the
+    /// shared session sits in a static that is never dropped).
     exit_pipe: Option<ChildStdin>,
-    profile: std::path::PathBuf,
     base: String,
 }
 
@@ -71,7 +70,7 @@ pub async fn session() -> Result<Session> {
         *shared = None;
     }
     if shared.is_none() {
-        let b = Browser::launch(true).await?;
+        let b = Browser::launch().await?;
         b.reset().await?;
         *shared = Some(b);
     }
@@ -140,40 +139,30 @@ pub fn book_url() -> Result<String> {
 impl Browser {
     /// A browser of this test's own (prefer [`session`], which shares one per test file).
     pub async fn start() -> Result<Browser> {
-        Browser::launch(false).await
+        Browser::launch().await
     }
 
-    async fn launch(shared: bool) -> Result<Browser> {
+    async fn launch() -> Result<Browser> {
         let base = book_url()?;
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let profile =
             std::env::temp_dir().join(format!("e2e-chromium-{}-{port}", std::process::id()));
-        let (mut chromedriver, exit_pipe) = if shared {
-            // ChromeDriver in the background of a shell in a process group of their own: when
-            // stdin closes (this process exited), the shell stops the group (ChromeDriver and the
-            // Chromium it started) and removes the profile.
-            let mut child = Command::new("sh")
-                .arg("-c")
-                .arg(r#""$0" --port="$1" 2>/dev/null & read _; trap '' TERM; kill -TERM 0; wait; rm -rf "$2""#)
-                .arg("/usr/bin/chromedriver")
-                .arg(port.to_string())
-                .arg(&profile)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .process_group(0)
-                .spawn()
-                .context("cannot start /usr/bin/chromedriver (cargo xtask test installs it)")?;
-            let pipe = child.stdin.take();
-            (child, pipe)
-        } else {
-            let child = Command::new("/usr/bin/chromedriver")
-                .arg(format!("--port={port}"))
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .context("cannot start /usr/bin/chromedriver (cargo xtask test installs it)")?;
-            (child, None)
-        };
+        // ChromeDriver in the background of a shell, in a process group of their own: when the
+        // shell's stdin closes (the browser is dropped, or this process exits, even after a
+        // failed test), it stops the whole group — ChromeDriver *and* the Chromium it started,
+        // which killing ChromeDriver alone leaves running — and removes the profile.
+        let mut chromedriver = Command::new("sh")
+            .arg("-c")
+            .arg(r#""$0" --port="$1" 2>/dev/null & read _; trap '' TERM; kill -TERM 0; wait; rm -rf "$2""#)
+            .arg("/usr/bin/chromedriver")
+            .arg(port.to_string())
+            .arg(&profile)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .context("cannot start /usr/bin/chromedriver (cargo xtask test installs it)")?;
+        let exit_pipe = chromedriver.stdin.take();
         let mut caps = DesiredCapabilities::chrome();
         caps.set_binary("/usr/bin/chromium")?;
         for arg in [
@@ -214,7 +203,6 @@ impl Browser {
             driver,
             chromedriver,
             exit_pipe,
-            profile,
             base,
         })
     }
@@ -329,24 +317,18 @@ impl Browser {
         Ok(())
     }
 
-    pub async fn quit(mut self) -> Result<()> {
-        let driver = self.driver.clone();
-        driver.quit().await?;
-        let _ = self.chromedriver.kill();
-        let _ = std::fs::remove_dir_all(&self.profile);
+    /// Ends the session; dropping the browser then stops ChromeDriver and removes the profile.
+    pub async fn quit(self) -> Result<()> {
+        self.driver.clone().quit().await?;
         Ok(())
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        match self.exit_pipe.take() {
-            // The shell stops ChromeDriver and Chromium when its stdin closes.
-            Some(pipe) => drop(pipe),
-            None => {
-                let _ = self.chromedriver.kill();
-            }
-        }
+        // The shell stops ChromeDriver and Chromium when its stdin closes, then removes the
+        // profile; waiting for it leaves nothing behind.
+        drop(self.exit_pipe.take());
         let _ = self.chromedriver.wait();
     }
 }
