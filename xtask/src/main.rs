@@ -2,7 +2,8 @@
 //!
 //! - `serve [--port N]` — installs what is missing, builds the lab and the book, serves the book.
 //! - `build` — the same without serving (output in `book/build/`).
-//! - `test` — every test: unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in Chromium.
+//! - `test` — every check: clippy, unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in
+//!   Chromium, with each step's time against its budget.
 //! - `bench [--quick]` — measures this machine, rewrites `book/data/<machine-id>.json`.
 //!
 //! Installs are pinned: the wasm-bindgen CLI is installed at exactly the version in `Cargo.lock`.
@@ -26,7 +27,7 @@ usage: cargo xtask <command>
 
   serve [--port N]   install what is missing, build the lab and the book, serve http://127.0.0.1:3000
   build              the same without serving (output in book/build/)
-  test               every test: unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
+  test               every check: clippy, unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   bench [--quick]    measure this machine and rewrite book/data/<machine-id>.json
 ";
 
