@@ -15,8 +15,8 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+mod clippy;
 mod cmd;
-mod lint;
 mod serve;
 mod site;
 mod test;

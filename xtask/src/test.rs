@@ -19,7 +19,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use crate::serve::Server;
-use crate::{cmd, lint, site, tools};
+use crate::{clippy, cmd, site, tools};
 
 /// Each step's time budget on a cold 2-core machine (seconds; the whole run: under 25 minutes).
 /// A step over its budget is named in the summary as a warning: the run still passes.
@@ -71,7 +71,7 @@ pub fn all(root: &Path) -> Result<()> {
         (
             "clippy",
             "every target, warnings denied, natively and for wasm32",
-            Box::new(lint::clippy),
+            Box::new(clippy::clippy),
         ),
         (
             "native and end to end",
