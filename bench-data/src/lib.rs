@@ -8,6 +8,8 @@
 //! Each figure carries a [`Verdict`] from the noise gate ([`gate`]), decided when it was measured:
 //! the book prints a figure as an absolute value only when the verdict allows it.
 
+#![forbid(unsafe_code)]
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -6,10 +6,18 @@
 //! Every page gets a hook, installed before its own scripts, that records console errors,
 //! uncaught exceptions, failed resource loads and unhandled rejections: a test ends by asserting
 //! there were none.
+//!
+//! A test file shares one browser between its tests ([`session`]): starting Chromium is the
+//! slowest part of a short test. Each test still starts from a blank state (no page, no
+//! `localStorage`, default window); tests that need a browser of their own use
+//! [`Browser::start`].
+
+#![forbid(unsafe_code)]
 
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde_json::json;
@@ -37,8 +45,84 @@ window.__labErrors = [];
 pub struct Browser {
     pub driver: WebDriver,
     chromedriver: Child,
-    profile: std::path::PathBuf,
+    /// The write end of a pipe whose reader, a shell holding ChromeDriver and Chromium in its
+    /// process group, stops them all when it closes: on drop, or when this process exits (the
+    /// shared session sits in a static that is never dropped).
+    exit_pipe: Option<ChildStdin>,
     base: String,
+}
+
+/// The shared browser of this test process, started by the first [`session`].
+static SHARED: tokio::sync::Mutex<Option<Browser>> = tokio::sync::Mutex::const_new(None);
+
+/// The shared browser of this test file, for one test: waits until no other test of the file
+/// uses it, starts it on first use (or again if it stopped answering), and resets it to a blank
+/// state. End the test with [`Session::quit`] (or just drop the session).
+///
+/// Each `#[tokio::test]` has its own runtime; the shared session's HTTP client keeps no
+/// connection between requests, so nothing of one test's runtime is used by the next.
+pub async fn session() -> Result<Session> {
+    let mut shared = SHARED.lock().await;
+    if let Some(b) = shared.as_ref()
+        && b.reset().await.is_err()
+    {
+        // A crashed or hung browser is replaced, not reused.
+        *shared = None;
+    }
+    if shared.is_none() {
+        let b = Browser::launch().await?;
+        b.reset().await?;
+        *shared = Some(b);
+    }
+    Ok(Session(shared))
+}
+
+/// One test's use of the shared browser (see [`session`]); derefs to [`Browser`].
+pub struct Session(tokio::sync::MutexGuard<'static, Option<Browser>>);
+
+impl std::ops::Deref for Session {
+    type Target = Browser;
+    fn deref(&self) -> &Browser {
+        match self.0.as_ref() {
+            Some(b) => b,
+            None => unreachable!("a session is only made with a started browser"),
+        }
+    }
+}
+
+impl Session {
+    /// Ends this test's use of the shared browser; the next test resets it.
+    pub async fn quit(self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Waits until ChromeDriver says it listens (its own line on stdout; no fixed sleep), then keeps
+/// draining its output so that it never blocks on a full pipe.
+fn wait_until_listening(chromedriver: &mut Child) -> Result<()> {
+    use std::io::BufRead;
+    use std::sync::mpsc::RecvTimeoutError;
+    let out = chromedriver
+        .stdout
+        .take()
+        .context("ChromeDriver's output is not piped")?;
+    let (ready, listening) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut ready = Some(ready);
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if line.contains("started successfully")
+                && let Some(ready) = ready.take()
+            {
+                let _ = ready.send(());
+            }
+        }
+    });
+    match listening.recv_timeout(Duration::from_secs(30)) {
+        Ok(()) => Ok(()),
+        Err(RecvTimeoutError::Disconnected) => bail!("ChromeDriver exited before it listened"),
+        Err(RecvTimeoutError::Timeout) => bail!("ChromeDriver did not listen within 30 s"),
+    }
 }
 
 /// The served book's address, from `BOOK_URL`.
@@ -53,17 +137,32 @@ pub fn book_url() -> Result<String> {
 }
 
 impl Browser {
+    /// A browser of this test's own (prefer [`session`], which shares one per test file).
     pub async fn start() -> Result<Browser> {
+        Browser::launch().await
+    }
+
+    async fn launch() -> Result<Browser> {
         let base = book_url()?;
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let chromedriver = Command::new("/usr/bin/chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("cannot start /usr/bin/chromedriver (cargo xtask test installs it)")?;
         let profile =
             std::env::temp_dir().join(format!("e2e-chromium-{}-{port}", std::process::id()));
+        // ChromeDriver in the background of a shell, in a process group of their own: when the
+        // shell's stdin closes (the browser is dropped, or this process exits, even after a
+        // failed test), it stops the whole group — ChromeDriver *and* the Chromium it started,
+        // which killing ChromeDriver alone leaves running — and removes the profile.
+        let mut chromedriver = Command::new("sh")
+            .arg("-c")
+            .arg(r#""$0" --port="$1" 2>/dev/null & read _; trap '' TERM; kill -TERM 0; wait; rm -rf "$2""#)
+            .arg("/usr/bin/chromedriver")
+            .arg(port.to_string())
+            .arg(&profile)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .context("cannot start /usr/bin/chromedriver (cargo xtask test installs it)")?;
+        let exit_pipe = chromedriver.stdin.take();
         let mut caps = DesiredCapabilities::chrome();
         caps.set_binary("/usr/bin/chromium")?;
         for arg in [
@@ -80,16 +179,19 @@ impl Browser {
         }
         caps.add_arg(&format!("--user-data-dir={}", profile.display()))?;
         let url = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let driver = loop {
-            match WebDriver::new(&url, caps.clone()).await {
-                Ok(d) => break d,
-                Err(e) if Instant::now() > deadline => {
-                    bail!("ChromeDriver did not start a session: {e}")
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-            }
-        };
+        if let Err(e) = wait_until_listening(&mut chromedriver) {
+            let _ = chromedriver.kill();
+            return Err(e);
+        }
+        // No idle connections kept: the shared session is used from one runtime per test.
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(120))
+            .pool_max_idle_per_host(0)
+            .build()?;
+        let driver = WebDriver::builder(&url, caps)
+            .client(client)
+            .await
+            .context("ChromeDriver did not start a session")?;
         driver
             .cdp()
             .send_raw(
@@ -100,9 +202,33 @@ impl Browser {
         Ok(Browser {
             driver,
             chromedriver,
-            profile,
+            exit_pipe,
             base,
         })
+    }
+
+    /// Back to a blank state between tests of a shared session: one window of the default size
+    /// on a blank page, and nothing stored by the book (`localStorage`, session storage, cookies).
+    async fn reset(&self) -> Result<()> {
+        let windows = self.driver.windows().await?;
+        for extra in windows.iter().skip(1) {
+            self.driver.switch_to_window(extra.clone()).await?;
+            self.driver.close_window().await?;
+        }
+        if let Some(first) = windows.into_iter().next() {
+            self.driver.switch_to_window(first).await?;
+        }
+        self.driver.goto("about:blank").await?;
+        let origin = self.base.trim_end_matches('/').to_string();
+        self.driver
+            .cdp()
+            .send_raw(
+                "Storage.clearDataForOrigin",
+                json!({ "origin": origin, "storageTypes": "all" }),
+            )
+            .await?;
+        self.driver.set_window_rect(0, 0, 1280, 1000).await?;
+        Ok(())
     }
 
     /// Opens a page of the book and waits until the lab has mounted its widgets.
@@ -193,18 +319,18 @@ impl Browser {
         Ok(())
     }
 
-    pub async fn quit(mut self) -> Result<()> {
-        let driver = self.driver.clone();
-        driver.quit().await?;
-        let _ = self.chromedriver.kill();
-        let _ = std::fs::remove_dir_all(&self.profile);
+    /// Ends the session; dropping the browser then stops ChromeDriver and removes the profile.
+    pub async fn quit(self) -> Result<()> {
+        self.driver.clone().quit().await?;
         Ok(())
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.chromedriver.kill();
+        // The shell stops ChromeDriver and Chromium when its stdin closes, then removes the
+        // profile; waiting for it leaves nothing behind.
+        drop(self.exit_pipe.take());
         let _ = self.chromedriver.wait();
     }
 }

@@ -21,7 +21,7 @@ fn sizes() -> Vec<u64> {
 
 #[tokio::test]
 async fn calculator_computes_with_the_lab() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = b.by_testid("widget-bucket-rounding").await?;
     // The chapter starts the calculator at 100.
@@ -62,7 +62,7 @@ async fn calculator_computes_with_the_lab() -> Result<()> {
 
 #[tokio::test]
 async fn calculator_explains_bad_input() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = b.by_testid("widget-bucket-rounding").await?;
     for (typed, says) in [
@@ -105,7 +105,7 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
     let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
     let primary = data.primary().map_err(anyhow::Error::msg)?;
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let (figs, _claims) = e2e::check_figures(&b, &data).await?;
     ensure!(figs >= 3, "the chapter cites {figs} figures");
@@ -120,7 +120,7 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
 
 #[tokio::test]
 async fn print_page_loads_the_lab_too() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("print.html").await?;
     let w = b.by_testid("widget-bucket-rounding").await?;
     Browser::type_into(&w, "calc-input", "129").await?;

@@ -12,7 +12,7 @@ const PAGE: &str = "capacity.html";
 
 #[tokio::test]
 async fn rounds_widget_runs_the_real_pool() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "capacity").await?;
     // The chapter starts on the Thai article's machine: 8 × 32, 258 buffers of 128 bytes.

@@ -21,7 +21,7 @@ fn bytes(strategy: Strategy, kind: SourceKind, len: usize, size: usize, index: u
 
 #[tokio::test]
 async fn blocks_table_is_measured_live() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "chunking").await?;
     ensure!(Browser::text(&w, "chunk-first").await? == "14, 211,056");

@@ -11,7 +11,7 @@ const PAGE: &str = "cliff.html";
 
 #[tokio::test]
 async fn cliff_widget_matches_the_lab() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "cliff").await?;
     ensure!(Browser::text(&w, "cliff-pool-bucket").await? == "13, 131,072");

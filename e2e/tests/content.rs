@@ -4,7 +4,6 @@
 //! them, which the keyboard alone can do.
 
 use anyhow::{Result, bail, ensure};
-use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 
 /// The glossary's terms: the id of the term in `glossary.html`, and the JavaScript regular
@@ -50,7 +49,7 @@ fn pages_but_glossary() -> Result<Vec<String>> {
 async fn every_chapter_opens_with_a_question() -> Result<()> {
     let chapters = e2e::chapters()?;
     ensure!(chapters.len() >= 13, "SUMMARY.md lists only {chapters:?}");
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     for page in &chapters {
         b.open(page).await?;
         let found = b
@@ -81,7 +80,7 @@ async fn every_chapter_opens_with_a_question() -> Result<()> {
 
 #[tokio::test]
 async fn every_glossary_term_a_chapter_uses_links_to_the_glossary() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("glossary.html").await?;
     for (id, _) in TERMS {
         let found = b.driver.find_all(By::Id(*id)).await?;
@@ -141,7 +140,7 @@ async fn every_glossary_term_a_chapter_uses_links_to_the_glossary() -> Result<()
 
 #[tokio::test]
 async fn no_internal_link_or_anchor_is_broken() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     let mut problems = Vec::new();
     let mut checked = 0;
     for page in e2e::chapters()? {
@@ -202,7 +201,7 @@ async fn no_internal_link_or_anchor_is_broken() -> Result<()> {
 
 #[tokio::test]
 async fn instructor_notes_are_closed_and_open_from_the_keyboard() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     for page in e2e::chapters()? {
         if matches!(page.as_str(), "glossary.html" | "sources.html") {
             continue;

@@ -2,7 +2,6 @@
 //! every cited figure and claim agrees with `book/data`, and the browser reports no error.
 
 use anyhow::{Result, ensure};
-use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 
 #[tokio::test]
@@ -11,7 +10,7 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
     let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
     let chapters = e2e::chapters()?;
     ensure!(chapters.len() >= 10, "SUMMARY.md lists only {chapters:?}");
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     let (mut figures, mut claims) = (0, 0);
     for page in &chapters {
         b.open(page).await?;

@@ -24,7 +24,7 @@ async fn the_report_gives_every_claim_its_mark_on_every_machine() -> Result<()> 
     let data = mdbook_lab::Data::load(&root, None)?;
     let sites = sites()?;
     ensure!(sites.len() >= 50, "only {} claims in the book", sites.len());
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("instructors.html").await?;
     // One round trip for the whole table: [claim, [mark per machine…]] per row.
     let v = b
@@ -79,7 +79,7 @@ async fn popover_open(b: &Browser, button: &WebElement) -> Result<(bool, String)
 
 #[tokio::test]
 async fn statistics_and_claim_marks_open_from_the_keyboard() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("size-specialized.html").await?;
     for (selector, says) in [
         ("button.lab-fig[data-fig]", "median of"),

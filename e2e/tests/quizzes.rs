@@ -12,7 +12,7 @@ const PROGRESS: &str = "progress.html";
 
 #[tokio::test]
 async fn every_quiz_is_graded_by_the_lab() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     for quiz in wasm_lab::quiz::QUIZZES {
         let page = format!("{}.html", quiz.id);
         b.open(&page).await?;
@@ -26,7 +26,7 @@ async fn every_quiz_is_graded_by_the_lab() -> Result<()> {
 
 #[tokio::test]
 async fn a_second_miss_shows_the_answer() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("capacity.html").await?;
     let root = quiz_root(&b, "capacity").await?;
     let page = page_data(&root).await?;
@@ -67,7 +67,7 @@ async fn progress_row(b: &Browser, quiz: &str) -> Result<(String, String, String
 
 #[tokio::test]
 async fn progress_page_reflects_chapter_answers_and_survives_a_reload() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("cliff.html").await?;
     let root = quiz_root(&b, "cliff").await?;
     let page = page_data(&root).await?;
@@ -128,7 +128,7 @@ async fn progress_page_reflects_chapter_answers_and_survives_a_reload() -> Resul
 
 #[tokio::test]
 async fn corrupt_progress_is_set_aside_with_a_notice() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("bucket-rounding.html").await?;
     b.driver
         .execute("localStorage.setItem('pools-and-chunks/progress', '{\"version\":1,\"quizzes\":{\"bucket-rounding\":{\"bucket-index\":{\"attempts\":1,\"correct\":5}}}}');", vec![])
@@ -153,7 +153,7 @@ async fn corrupt_progress_is_set_aside_with_a_notice() -> Result<()> {
 
 #[tokio::test]
 async fn shuffling_changes_the_order_across_loads() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     let mut orders = std::collections::BTreeSet::new();
     for _ in 0..6 {
         b.open("why-pool.html").await?;
@@ -174,7 +174,7 @@ async fn shuffling_changes_the_order_across_loads() -> Result<()> {
 
 #[tokio::test]
 async fn a_keyboard_alone_answers() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("bucket-rounding.html").await?;
     let root = quiz_root(&b, "bucket-rounding").await?;
     let page = page_data(&root).await?;
@@ -226,7 +226,7 @@ async fn a_keyboard_alone_answers() -> Result<()> {
 
 #[tokio::test]
 async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open("print.html").await?;
     let printed = b.driver.find_all(By::Css(".lab-quiz-print")).await?;
     let quizzes = wasm_lab::quiz::QUIZZES.len();

@@ -68,7 +68,7 @@ async fn check_all(
 
 #[tokio::test]
 async fn widget_shows_each_breach_live() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "return-contract").await?;
     // The chapter's defaults are the article's values.
@@ -123,7 +123,7 @@ async fn widget_shows_each_breach_live() -> Result<()> {
 
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "return-contract").await?;
     for (id, error, typed, says) in [

@@ -12,7 +12,7 @@ const PAGE: &str = "size-specialized.html";
 
 #[tokio::test]
 async fn const_rent_widget_matches_the_lab() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "size-specialized").await?;
     let mut rng = fresh_rng("size-specialized sizes");

@@ -22,7 +22,7 @@ async fn counts(w: &WebElement) -> Result<[Option<u64>; 3]> {
 
 #[tokio::test]
 async fn widget_shows_what_the_pool_does() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "stale-data").await?;
     let want = run(&Scenario::default()).map_err(|e| anyhow!("{e}"))?;
@@ -90,7 +90,7 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
 
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "stale-data").await?;
     for (id, typed, says, fix) in [

@@ -20,7 +20,7 @@ async fn bytes(w: &WebElement, id: &str) -> Result<u64> {
 
 #[tokio::test]
 async fn widget_counts_like_the_lab() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "why-pool").await?;
     let seed = std::time::SystemTime::now()
@@ -70,7 +70,7 @@ async fn widget_counts_like_the_lab() -> Result<()> {
 
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "why-pool").await?;
     for (id, typed, says, fix) in [
@@ -97,7 +97,7 @@ async fn widget_explains_bad_input() -> Result<()> {
 async fn cited_figures_come_from_the_data() -> Result<()> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
     let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
-    let b = Browser::start().await?;
+    let b = e2e::session().await?;
     b.open(PAGE).await?;
     let (figs, _claims) = e2e::check_figures(&b, &data).await?;
     ensure!(figs > 0, "the chapter cites no figure");

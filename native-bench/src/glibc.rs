@@ -66,16 +66,29 @@ pub unsafe fn size_word(ptr: *const u8) -> usize {
 }
 
 /// Whether a live `Vec` buffer (non-empty capacity, element alignment ≤ 16) is an mmapped chunk.
+///
+/// # Safety
+///
+/// The program's global allocator must hand `Vec`s memory from glibc's `malloc`: `System`, or a
+/// wrapper that forwards to it unchanged, as the bench's `CountingAlloc<System>` (`main.rs`).
+/// Under any other allocator (mimalloc, jemalloc, a bump allocator) the word before the buffer
+/// is not a chunk header and may not even be mapped. This cannot be checked from here: a Rust
+/// program cannot ask which global allocator it was linked with.
 #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
-pub fn vec_is_mmapped<T>(v: &Vec<T>) -> bool {
+pub unsafe fn vec_is_mmapped<T>(v: &Vec<T>) -> bool {
     assert!(std::mem::align_of::<T>() <= 16 && v.capacity() * std::mem::size_of::<T>() >= 16);
     // SAFETY: a Vec with non-zero byte capacity owns a live allocation from the global allocator,
-    // which (CountingAlloc<System>) forwards to glibc malloc for alignment ≤ 16 and size ≥ 16.
+    // which (this function's contract) is glibc malloc for alignment ≤ 16 and size ≥ 16.
     is_mmapped_word(unsafe { size_word(v.as_ptr().cast()) })
 }
 
+/// Always `false`: no glibc chunk headers to read on this platform.
+///
+/// # Safety
+///
+/// None needed here; `unsafe` to match the glibc version's contract.
 #[cfg(not(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64")))]
-pub fn vec_is_mmapped<T>(_v: &Vec<T>) -> bool {
+pub unsafe fn vec_is_mmapped<T>(_v: &Vec<T>) -> bool {
     false
 }
 
@@ -101,7 +114,11 @@ pub struct ThresholdRow {
 /// Finds the first length of `T` served by mmap by scanning upward; buffers served by the heap
 /// are freed at once, the first mmapped one is leaked (freeing it would move the threshold).
 /// Run it in a fresh process.
-pub fn probe_threshold<T: Copy + Default>(name: &str) -> ThresholdRow {
+///
+/// # Safety
+///
+/// As [`vec_is_mmapped`]: the global allocator must be glibc's `malloc` (or forward to it).
+pub unsafe fn probe_threshold<T: Copy + Default>(name: &str) -> ThresholdRow {
     let size = std::mem::size_of::<T>();
     let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
     let mut row = ThresholdRow {
@@ -114,7 +131,8 @@ pub fn probe_threshold<T: Copy + Default>(name: &str) -> ThresholdRow {
         predicted_len: predicted_first_request(DEFAULT_MMAP_THRESHOLD).div_ceil(size),
         tunables,
     };
-    if let Some((len, chunk)) = scan_first_mmapped::<T>() {
+    // SAFETY: this function's contract is `scan_first_mmapped`'s.
+    if let Some((len, chunk)) = unsafe { scan_first_mmapped::<T>() } {
         row.first_len = Some(len);
         row.first_bytes = Some(len * size);
         row.chunk_bytes = Some(chunk);
@@ -126,19 +144,24 @@ pub fn probe_threshold<T: Copy + Default>(name: &str) -> ThresholdRow {
 /// The first length of `T` (and its chunk size) that malloc serves with mmap, scanning upward
 /// from 16 KiB to 64 MiB. Heap-served buffers are freed at once; the first mmapped one is leaked,
 /// because freeing it would move the threshold. `None` off glibc or when nothing was mmapped.
-pub fn scan_first_mmapped<T: Copy + Default>() -> Option<(usize, usize)> {
+///
+/// # Safety
+///
+/// As [`vec_is_mmapped`]: the global allocator must be glibc's `malloc` (or forward to it).
+pub unsafe fn scan_first_mmapped<T: Copy + Default>() -> Option<(usize, usize)> {
     if !SUPPORTED {
         return None;
     }
     let size = std::mem::size_of::<T>();
     let mmapped_at = |len: usize| -> Option<usize> {
         let v: Vec<T> = Vec::with_capacity(len);
-        if !vec_is_mmapped(&v) {
+        // SAFETY: the global allocator is glibc's (this function's contract).
+        if !unsafe { vec_is_mmapped(&v) } {
             return None;
         }
         #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
         // SAFETY: `v` is live with a non-zero capacity, so its buffer is a glibc malloc chunk
-        // (CountingAlloc<System> forwards alignment ≤ 16 to malloc).
+        // (the global allocator is glibc's: this function's contract).
         let word = unsafe { size_word(v.as_ptr().cast()) };
         #[cfg(not(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64")))]
         let word = 0;
@@ -181,10 +204,14 @@ pub struct CostProbe {
     pub after_free_ns: Vec<f64>,
 }
 
-fn touch_cycle(bytes: usize) -> (f64, bool) {
+/// # Safety
+///
+/// As [`vec_is_mmapped`].
+unsafe fn touch_cycle(bytes: usize) -> (f64, bool) {
     let t = Instant::now();
     let mut v: Vec<u8> = Vec::with_capacity(bytes);
-    let mmapped = vec_is_mmapped(&v);
+    // SAFETY: this function's contract.
+    let mmapped = unsafe { vec_is_mmapped(&v) };
     v.resize(bytes, 1);
     std::hint::black_box(&v);
     drop(v);
@@ -209,13 +236,21 @@ fn batches(bytes: usize, batches: usize, per_batch: usize) -> Vec<f64> {
 /// length served by mmap, leaked so nothing moves), then time one allocation at the edge (mmap),
 /// free it (the dynamic threshold rises), and time the heap side just below the default
 /// threshold and the edge again.
-pub fn probe_cost(n_batches: usize, per_batch: usize) -> CostProbe {
-    let Some((edge, _)) = scan_first_mmapped::<u8>() else {
+///
+/// # Safety
+///
+/// As [`vec_is_mmapped`]: the global allocator must be glibc's `malloc` (or forward to it).
+pub unsafe fn probe_cost(n_batches: usize, per_batch: usize) -> CostProbe {
+    // SAFETY: this function's contract is `scan_first_mmapped`'s.
+    let edge = unsafe { scan_first_mmapped::<u8>() };
+    let Some((edge, _)) = edge else {
         return CostProbe::default();
     };
-    let (first_above_ns, first_above_mmapped) = touch_cycle(edge);
+    // SAFETY: as above.
+    let (first_above_ns, first_above_mmapped) = unsafe { touch_cycle(edge) };
     let probe: Vec<u8> = Vec::with_capacity(edge);
-    let after_free_mmapped = vec_is_mmapped(&probe);
+    // SAFETY: as above.
+    let after_free_mmapped = unsafe { vec_is_mmapped(&probe) };
     drop(probe);
     // Largest request whose chunk stays under the default threshold: always the heap.
     let below = predicted_first_request(DEFAULT_MMAP_THRESHOLD).min(edge) - 1;
@@ -258,16 +293,21 @@ mod tests {
         assert_eq!(predicted_first_request(DEFAULT_MMAP_THRESHOLD), 131_049);
     }
 
+    // The unit tests run in the bench binary, whose global allocator is `main.rs`'s
+    // `CountingAlloc<System>`: glibc's malloc, as `vec_is_mmapped` requires.
+
     #[test]
     fn small_buffers_are_heap_chunks() {
         let v: Vec<u8> = Vec::with_capacity(64);
-        assert!(!vec_is_mmapped(&v));
+        // SAFETY: the global allocator forwards to glibc's malloc (see above).
+        assert!(!unsafe { vec_is_mmapped(&v) });
     }
 
     #[test]
     fn huge_buffers_are_mmapped() {
         // 64 MiB is far above any threshold glibc moves to (at most 32 MiB).
         let v: Vec<u8> = Vec::with_capacity(64 << 20);
-        assert_eq!(vec_is_mmapped(&v), SUPPORTED);
+        // SAFETY: the global allocator forwards to glibc's malloc (see above).
+        assert_eq!(unsafe { vec_is_mmapped(&v) }, SUPPORTED);
     }
 }

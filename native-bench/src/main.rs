@@ -24,7 +24,8 @@ mod words;
 use measure::{Mode, Session};
 
 /// Every allocation of the bench is counted, so suites can report exact bytes and allocations
-/// (`wasm_lab::alloc_count::measure`). It forwards to `System`, i.e. glibc's malloc.
+/// (`wasm_lab::alloc_count::measure`). It forwards to `System`, i.e. glibc's malloc — which the
+/// glibc probes (`glibc::vec_is_mmapped` and its callers, `unsafe` for this reason) rely on.
 #[global_allocator]
 static ALLOC: wasm_lab::alloc_count::CountingAlloc<std::alloc::System> =
     wasm_lab::alloc_count::CountingAlloc::new(std::alloc::System);

@@ -64,12 +64,17 @@ pub fn child(probe: &str, args: &[String]) -> Result<()> {
     match probe {
         "first-use" => child::emit(&first_use()?),
         "threshold" => match args.first().map(String::as_str) {
-            Some("u8") => child::emit(&glibc::probe_threshold::<u8>("u8")),
-            Some("i32") => child::emit(&glibc::probe_threshold::<i32>("i32")),
-            Some("u64") => child::emit(&glibc::probe_threshold::<u64>("u64")),
+            // SAFETY: this binary's global allocator is `CountingAlloc<System>` (`main.rs`),
+            // which forwards every allocation to glibc's malloc unchanged.
+            Some("u8") => child::emit(&unsafe { glibc::probe_threshold::<u8>("u8") }),
+            // SAFETY: as for u8.
+            Some("i32") => child::emit(&unsafe { glibc::probe_threshold::<i32>("i32") }),
+            // SAFETY: as for u8.
+            Some("u64") => child::emit(&unsafe { glibc::probe_threshold::<u64>("u64") }),
             other => bail!("child probe threshold: element type {other:?} is not u8, i32 or u64"),
         },
-        "threshold-cost" => child::emit(&glibc::probe_cost(num(0)?, num(1)?)),
+        // SAFETY: as for the threshold probes: the global allocator is glibc's malloc.
+        "threshold-cost" => child::emit(&unsafe { glibc::probe_cost(num(0)?, num(1)?) }),
         _ => bail!("no child probe named {probe:?}"),
     }
 }

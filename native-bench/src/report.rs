@@ -6,7 +6,8 @@ use clap::Subcommand;
 use serde::Serialize;
 use wasm_lab::chunk::{SourceKind, blocks};
 use wasm_lab::input::{group_digits, parse_size};
-use wasm_lab::pool::{Handle, HandlePool, PoolError, SharedConfig, SharedPool};
+use wasm_lab::pool::{PoolError, SharedConfig, SharedPool};
+use wasm_lab::scenario::{return_contract, stale_data};
 
 use crate::suites;
 
@@ -283,8 +284,6 @@ pub struct ContractRow {
     pub detail: String,
 }
 
-const ORDER: &[u8] = "1042|ต้มยำกุ้ง|2|18000\n".as_bytes();
-
 fn row(
     scenario: &'static str,
     api: &'static str,
@@ -299,81 +298,82 @@ fn row(
     }
 }
 
+/// The stale-data run the report shows: the order line written into a 41-element rent, returned
+/// without clearing, then a rent of 41 that writes nothing and reads all 41.
+fn stale_run() -> stale_data::Scenario {
+    stale_data::Scenario {
+        first_size: 41,
+        second_size: 41,
+        second: Vec::new(),
+        read: 41,
+        ..stale_data::Scenario::default()
+    }
+}
+
+/// The handle API's rows, each computed by the chapter's scenario run (`wasm_lab::scenario`),
+/// the same code the widgets, quizzes and tests run.
 fn handle_rows(checked: bool) -> Result<Vec<ContractRow>> {
     let api = if checked { "handle_checked" } else { "handle" };
     let e = |e: PoolError| anyhow!("{e}");
     let mut out = Vec::new();
 
-    // Stale data.
-    let pool = HandlePool::<u8>::new().with_checked(checked);
-    let a = pool.rent(41).map_err(e)?;
-    a.write_slice(0, ORDER).map_err(e)?;
-    pool.return_handle(&a, false).map_err(e)?;
-    let b = pool.rent(41).map_err(e)?;
-    let seen = b.read_range(0, 41).map_err(e)?;
-    let stale = seen.iter().zip(ORDER).filter(|(x, y)| x == y).count();
+    let pool = stale_data::lab_pool::<u8>()
+        .map_err(e)?
+        .with_checked(checked);
+    let stale = stale_data::run_in(&pool, &stale_run()).map_err(|e| anyhow!("{e}"))?;
     out.push(row(
         "stale_data",
         api,
         "allowed",
-        format!("the next renter sees {stale} of the previous renter's 41 bytes"),
+        format!(
+            "the next renter sees {} of the previous renter's 41 bytes",
+            stale.leaked
+        ),
     ));
 
-    // Double return.
-    let pool = HandlePool::<u8>::new().with_checked(checked);
-    let a = pool.rent(16).map_err(e)?;
-    pool.return_handle(&a, false).map_err(e)?;
-    match pool.return_handle(&a, false) {
-        Ok(()) => {
-            let (x, y) = (pool.rent(16).map_err(e)?, pool.rent(16).map_err(e)?);
-            out.push(row(
-                "double_return",
-                api,
-                "allowed",
-                format!(
-                    "second return accepted; the next two renters {}",
-                    if x.ptr_eq(&y) {
-                        "share one buffer"
-                    } else {
-                        "get different buffers"
-                    }
-                ),
-            ));
-        }
-        Err(err) => out.push(row("double_return", api, "error", err.to_string())),
-    }
+    let double = return_contract::double_return(7, true, checked).map_err(e)?;
+    out.push(match double.second_return {
+        Some(err) => row("double_return", api, "error", err),
+        None => row(
+            "double_return",
+            api,
+            "allowed",
+            format!(
+                "second return accepted; the next two renters {}",
+                if double.same_buffer {
+                    "share one buffer"
+                } else {
+                    "get different buffers"
+                }
+            ),
+        ),
+    });
 
-    // Use after return.
-    let pool = HandlePool::<u8>::new().with_checked(checked);
-    let old = pool.rent(16).map_err(e)?;
-    pool.return_handle(&old, false).map_err(e)?;
-    let next = pool.rent(16).map_err(e)?;
-    next.write(0, 1).map_err(e)?;
-    match old.write(0, 99) {
-        Ok(()) => out.push(row(
+    let late = return_contract::use_after_return(1, 99, checked).map_err(e)?;
+    out.push(match late.stale_write {
+        Some(err) => row("use_after_return", api, "error", err),
+        None => row(
             "use_after_return",
             api,
             "allowed",
             format!(
                 "the write through the returned handle lands in the next renter's data (it reads {})",
-                next.read(0).map_err(e)?
+                late.fresh_reads
             ),
-        )),
-        Err(err) => out.push(row("use_after_return", api, "error", err.to_string())),
-    }
+        ),
+    });
 
-    // Foreign returns.
-    let pool = HandlePool::<u8>::new().with_checked(checked);
     for (len, scenario) in [(128, "foreign_bucket_len"), (100, "foreign_other_len")] {
-        match pool.return_handle(&Handle::from_vec(vec![0; len]), false) {
-            Ok(()) => out.push(row(
+        let foreign = return_contract::foreign_return(len, 7, checked).map_err(e)?;
+        out.push(match foreign.refused {
+            Some(err) => row(scenario, api, "error", err),
+            None => row(
                 scenario,
                 api,
                 "allowed",
                 format!("a foreign buffer of {len} elements is accepted"),
-            )),
-            Err(err) => out.push(row(scenario, api, "error", err.to_string())),
-        }
+            ),
+        });
     }
     Ok(out)
 }
@@ -384,11 +384,13 @@ pub fn contract() -> Result<Vec<ContractRow>> {
     out.extend(handle_rows(true)?);
     let api = "ownership";
     let pool = SharedPool::<u8>::new();
-    let mut a = pool.rent(41).map_err(|e| anyhow!("{e}"))?;
-    a.append(ORDER).map_err(|e| anyhow!("{e}"))?;
+    // The ownership API has no handle to run the chapter's scenario on: the same run, by guard.
+    let order = stale_data::ORDER_LINE.as_bytes();
+    let mut a = pool.rent(order.len()).map_err(|e| anyhow!("{e}"))?;
+    a.append(order).map_err(|e| anyhow!("{e}"))?;
     drop(a);
-    let b = pool.rent(41).map_err(|e| anyhow!("{e}"))?;
-    let stale = b.iter().zip(ORDER).filter(|(x, y)| x == y).count();
+    let b = pool.rent(order.len()).map_err(|e| anyhow!("{e}"))?;
+    let stale = b.iter().zip(order).filter(|(x, y)| x == y).count();
     out.push(row(
         "stale_data",
         api,

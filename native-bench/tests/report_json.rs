@@ -72,12 +72,76 @@ fn capacity() {
 fn contract() {
     let v = report(&["contract"]);
     let rows = rows(&v);
-    assert_eq!(rows.len(), 15);
-    for r in rows {
-        for key in ["scenario", "api", "outcome", "detail"] {
-            assert!(r[key].is_string(), "{key} in {r}");
+    let row = |scenario: &str, api: &str| -> (String, String) {
+        let found: Vec<&Value> = rows
+            .iter()
+            .filter(|r| r["scenario"] == scenario && r["api"] == api)
+            .collect();
+        assert_eq!(found.len(), 1, "{scenario} on {api}: {found:?}");
+        let text = |k: &str| found[0][k].as_str().unwrap_or_default().to_string();
+        (text("outcome"), text("detail"))
+    };
+    let apis = ["handle", "handle_checked", "ownership"];
+    let scenarios = [
+        "stale_data",
+        "double_return",
+        "use_after_return",
+        "foreign_bucket_len",
+        "foreign_other_len",
+    ];
+    assert_eq!(rows.len(), apis.len() * scenarios.len());
+    // What each API does with each misuse: .NET's behaviour, checked mode's errors, and what the
+    // ownership API does not let compile.
+    let expect = [
+        ["allowed", "allowed", "allowed"],
+        ["allowed", "error", "no_compile"],
+        ["allowed", "error", "no_compile"],
+        ["allowed", "error", "allowed"],
+        ["error", "error", "error"],
+    ];
+    for (scenario, outcomes) in scenarios.iter().zip(expect) {
+        for (api, outcome) in apis.iter().zip(outcomes) {
+            assert_eq!(row(scenario, api).0, outcome, "{scenario} on {api}");
         }
     }
+    // The details say what happened, as the chapters tell it.
+    for api in apis {
+        let (_, detail) = row("stale_data", api);
+        assert!(detail.contains("sees 41 of"), "{api}: {detail}");
+    }
+    // .NET's length check, and checked mode's origin check before it.
+    for api in ["handle", "ownership"] {
+        let (_, detail) = row("foreign_other_len", api);
+        assert!(
+            detail.starts_with("The buffer is not associated with this pool"),
+            "{api}: {detail}"
+        );
+    }
+    for scenario in ["foreign_bucket_len", "foreign_other_len"] {
+        let (_, detail) = row(scenario, "handle_checked");
+        assert!(
+            detail.contains("was never rented from this pool"),
+            "{detail}"
+        );
+    }
+    assert!(
+        row("double_return", "handle")
+            .1
+            .contains("share one buffer")
+    );
+    assert!(
+        row("use_after_return", "handle")
+            .1
+            .contains("(it reads 99)")
+    );
+    for scenario in ["double_return", "use_after_return", "foreign_bucket_len"] {
+        let (_, detail) = row(scenario, "handle_checked");
+        assert!(
+            !detail.is_empty() && !detail.ends_with('.'),
+            "{scenario}: {detail}"
+        );
+    }
+    assert!(row("double_return", "ownership").1.contains("E0382"));
 }
 
 #[test]

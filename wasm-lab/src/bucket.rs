@@ -134,7 +134,9 @@ mod tests {
         assert_eq!(round(request), expect, "request {request}");
     }
 
-    /// The 18 requests of the course's table (COURSE.md §6, chapter 2).
+    /// The 18 requests of the Thai article's table, which the bucket-rounding chapter shows
+    /// (0, 1, 7, 15, 16, 17, 100, 128, 129, 1,000, 1,024, 1,025, 10,000, 65,536, 100,000,
+    /// 1,000,000, 1,048,576 and 1,048,577 elements).
     #[test]
     fn course_table() {
         use Rounding::*;

@@ -7,6 +7,7 @@
 //!
 //! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
 //! - [`calc`]: the bucket calculator's full answer for one request, with the formula's steps.
+//! - [`html`]: the workspace's one HTML escaper (widgets and the book's preprocessor).
 //! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
 //! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
 //! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
@@ -22,6 +23,7 @@ pub mod alloc_count;
 pub mod bucket;
 pub mod calc;
 pub mod chunk;
+pub mod html;
 pub mod input;
 pub mod pool;
 pub mod progress;

@@ -1,13 +1,17 @@
 //! Model-based test: random sequences of rent / return / write / clear / trim against a plain
 //! reference model of .NET's two pools, comparing every observable after every step: lengths,
-//! buffer identity, contents, allocation counts and buffers kept per bucket.
+//! buffer identity, contents, allocation counts and buffers kept per bucket. The model drives the
+//! handle API over both engines, and `SharedPool`'s own ownership API, whose rent and return take
+//! the per-thread cached fast path (`ThreadStore::get_cached`, the pool's one unsafe block) —
+//! and, after another pool has used the thread's cache, its slow path.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use std::time::Duration;
 use wasm_lab::bucket::{BUCKET_COUNT, bucket_length, bucket_of_length, select_bucket_index};
 use wasm_lab::pool::{
-    ConfigurableConfig, Handle, HandlePool, MemoryPressure, PoolError, SharedConfig,
+    ConfigurableConfig, Handle, HandlePool, MemoryPressure, PoolError, Rented, SharedConfig,
+    SharedPool,
 };
 
 #[derive(Clone, Debug)]
@@ -32,6 +36,9 @@ enum Op {
         advance_ms: u64,
     },
     TrimAll,
+    /// A rent and return on another pool: this thread's cache then points at that pool, so the
+    /// next rent or return of the pool under test misses it and takes the slow path.
+    OtherPool,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -57,6 +64,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (pressure, prop_oneof![Just(0u64), Just(5_000), Just(15_000), Just(16_000), Just(30_000), Just(61_000)])
             .prop_map(|(pressure, advance_ms)| Op::Trim { pressure, advance_ms }),
         1 => Just(Op::TrimAll),
+        1 => Just(Op::OtherPool),
     ]
 }
 
@@ -251,6 +259,21 @@ impl Model {
         }
     }
 
+    /// Model ids of every buffer alive: `held` by the test, or kept by the pool.
+    fn alive(&self, held: impl Iterator<Item = usize>) -> Vec<usize> {
+        let mut ids: Vec<usize> = held.collect();
+        match &self.store {
+            Store::Shared { slot, parts, .. } => {
+                ids.extend(slot.iter().flatten().map(|(id, _)| *id));
+                ids.extend(parts.iter().flatten().flat_map(|(s, _)| s.iter().copied()));
+            }
+            Store::Configurable { buckets, .. } => {
+                ids.extend(buckets.iter().flat_map(|(_, kept)| kept.iter().copied()));
+            }
+        }
+        ids
+    }
+
     /// (in partitions or bucket, in this thread's slot) per bucket.
     fn kept(&self) -> Vec<(usize, usize)> {
         match &self.store {
@@ -351,6 +374,10 @@ fn run(pool: HandlePool<u8>, mut model: Model, ops: Vec<Op>) -> Result<(), TestC
                 pool.trim_all();
                 model.trim_all();
             }
+            Op::OtherPool => {
+                let other = SharedPool::<u8>::new();
+                drop(other.rent(16).unwrap());
+            }
         }
         // Every observable, after every step.
         for (h, id) in &handles {
@@ -373,6 +400,129 @@ fn run(pool: HandlePool<u8>, mut model: Model, ops: Vec<Op>) -> Result<(), TestC
             );
         }
         prop_assert_eq!(stats.oversize_allocated, model.oversize_allocated);
+    }
+    Ok(())
+}
+
+/// The ownership API's driver: the same ops on a [`SharedPool`], through [`Rented`] guards.
+/// What does not compile there (returning twice, writing after the return) is skipped: a guard
+/// once returned is gone. Buffer identity is the buffer's address: a new buffer must not sit at
+/// the address of any buffer the model says is alive (held, or kept by the pool).
+fn run_owned(pool: &SharedPool<u8>, mut model: Model, ops: Vec<Op>) -> Result<(), TestCaseError> {
+    // What the test holds: guards not yet returned (`None` once returned), with their model ids.
+    type Held<'p> = Option<(Rented<'p, u8, SharedPool<u8>>, usize)>;
+    let mut held: Vec<Held<'_>> = Vec::new();
+    // The address of every buffer by model id.
+    let mut addr: Vec<usize> = Vec::new();
+    for op in ops {
+        match op {
+            Op::Rent(len) => {
+                let r = pool.rent(len).unwrap();
+                prop_assert_eq!(r.len(), len);
+                let at = r.as_capacity().as_ptr() as usize;
+                match model.rent(len) {
+                    Rent::Empty => prop_assert_eq!(r.capacity(), 0),
+                    Rent::Existing(id) => {
+                        prop_assert_eq!(
+                            at,
+                            addr[id],
+                            "rent({}) should reuse model buffer {}",
+                            len,
+                            id
+                        );
+                        held.push(Some((r, id)));
+                    }
+                    Rent::New { len: expect } => {
+                        prop_assert_eq!(r.capacity(), expect);
+                        let alive = model.alive(held.iter().flatten().map(|(_, id)| *id));
+                        prop_assert!(
+                            alive.iter().all(|&id| addr[id] != at),
+                            "rent({}) should allocate",
+                            len
+                        );
+                        model.data.push(vec![0; expect]);
+                        addr.push(at);
+                        held.push(Some((r, model.data.len() - 1)));
+                    }
+                }
+            }
+            Op::Return { which, clear } => {
+                if held.is_empty() {
+                    continue;
+                }
+                let k = which % held.len();
+                let Some((r, id)) = held[k].take() else {
+                    continue; // already returned: a second return does not compile
+                };
+                if clear {
+                    r.return_cleared();
+                } else {
+                    drop(r);
+                }
+                prop_assert_eq!(model.give_back(id, clear), Ok(()));
+            }
+            Op::Foreign { len, value, clear } => {
+                let b = vec![value; len].into_boxed_slice();
+                model.data.push(vec![value; len]);
+                addr.push(b.as_ptr() as usize);
+                let id = model.data.len() - 1;
+                let got = pool.return_boxed(b, clear).map_err(|r| r.error);
+                prop_assert_eq!(got, model.give_back(id, clear));
+            }
+            Op::Write {
+                which,
+                index,
+                value,
+            } => {
+                if held.is_empty() {
+                    continue;
+                }
+                let k = which % held.len();
+                let Some((r, id)) = &mut held[k] else {
+                    continue; // returned: a later use does not compile
+                };
+                let cap = model.data[*id].len();
+                if cap == 0 {
+                    continue;
+                }
+                r.as_capacity_mut()[index % cap] = value;
+                model.data[*id][index % cap] = value;
+            }
+            Op::Trim {
+                pressure,
+                advance_ms,
+            } => {
+                model.now += advance_ms;
+                pool.trim(pressure, Duration::from_millis(model.now));
+                model.trim(pressure, model.now);
+            }
+            Op::TrimAll => {
+                pool.trim_all();
+                model.trim_all();
+            }
+            Op::OtherPool => {
+                let other = SharedPool::<u8>::new();
+                drop(other.rent(16).unwrap());
+            }
+        }
+        for (r, id) in held.iter().flatten() {
+            prop_assert_eq!(r.as_capacity(), &model.data[*id][..]);
+        }
+        let stats = pool.stats();
+        for (b, (parts, slot)) in stats.buckets.iter().zip(model.kept()) {
+            prop_assert_eq!(
+                (b.in_partitions, b.in_thread_slot),
+                (parts, slot),
+                "bucket {}",
+                b.index
+            );
+            prop_assert_eq!(
+                b.allocated,
+                model.allocated[b.index],
+                "allocated in bucket {}",
+                b.index
+            );
+        }
     }
     Ok(())
 }
@@ -401,6 +551,29 @@ proptest! {
             now: 0,
         };
         run(pool, model, ops)?;
+    }
+
+    #[test]
+    fn shared_pool_guards_match_the_model(p in 1usize..=3, m in 1usize..=3, ops in prop::collection::vec(op(), 1..60)) {
+        let pool = SharedPool::<u8>::with_config(SharedConfig {
+            partitions: p,
+            arrays_per_partition: m,
+            clear_on_return: false,
+        }).unwrap();
+        let home = pool.stats().home_partition.unwrap();
+        let model = Model {
+            store: Store::Shared {
+                home,
+                m,
+                slot: vec![None; BUCKET_COUNT],
+                parts: vec![vec![(Vec::new(), None); p]; BUCKET_COUNT],
+            },
+            data: Vec::new(),
+            allocated: vec![0; BUCKET_COUNT],
+            oversize_allocated: 0,
+            now: 0,
+        };
+        run_owned(&pool, model, ops)?;
     }
 
     #[test]

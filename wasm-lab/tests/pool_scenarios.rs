@@ -1,4 +1,7 @@
-//! The articles' scenarios, with their values (COURSE.md §6 chapters 3–5).
+//! The articles' scenarios, with their values: stale data (the 41-byte order line, then the
+//! 25-byte one), the return contract (double return, use after return, foreign return, the
+//! missing `finally`) and capacity (`1 + P × M`), as the chapters stale-data, return-contract and
+//! capacity tell them.
 
 use std::cell::Cell;
 use wasm_lab::pool::{Handle, HandlePool, PoolError, SharedConfig, SharedPool};

@@ -34,12 +34,23 @@ impl Cmd {
     }
 
     /// Runs with output shown; an error names the command.
+    /// Commands that take longer than a few seconds end with a line saying how long they took.
     pub fn run(mut self) -> Result<()> {
         eprintln!("$ {}", self.shown);
+        let started = std::time::Instant::now();
         let status = self
             .inner
             .status()
             .with_context(|| format!("cannot start `{}`", self.shown))?;
+        let took = started.elapsed().as_secs();
+        if took >= 5 {
+            eprintln!(
+                "   [{}] took {}:{:02}",
+                crate::site::elapsed(),
+                took / 60,
+                took % 60
+            );
+        }
         if !status.success() {
             bail!("`{}` failed ({status})", self.shown);
         }

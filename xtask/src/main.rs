@@ -3,16 +3,21 @@
 //! - `serve [--port N]` — installs what is missing, builds the lab and the book, serves the book.
 //! - `build` — the same without serving (output in `book/build/`).
 //! - `links` — checks every internal link and anchor of the last build (also a step of `test`).
-//! - `test` — every test: unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in Chromium.
+//! - `lint` — the book's prose lint, then the strict build of the committed data (a step of `test`).
+//! - `test` — every check: prose lint, clippy, unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in
+//!   Chromium, with each step's time against its budget.
 //! - `bench [--quick]` — measures this machine, rewrites `book/data/<machine-id>.json`.
 //!
 //! Installs are pinned: the wasm-bindgen CLI is installed at exactly the version in `Cargo.lock`.
+
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+mod clippy;
 mod cmd;
 mod links;
 mod lint;
@@ -27,7 +32,7 @@ usage: cargo xtask <command>
   serve [--port N]   install what is missing, build the lab and the book, serve http://127.0.0.1:3000
   build              the same without serving (output in book/build/)
   links              check every internal link and anchor of the last build (book/build/)
-  test               every test: unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
+  test               every check: lint, clippy, unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   lint               the book's prose lint, then the strict build of the committed data
   bench [--quick]    measure this machine and rewrite book/data/<machine-id>.json
 ";
@@ -44,6 +49,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<()> {
+    site::start_clock();
     let root = root();
     std::env::set_current_dir(&root)?;
     let args: Vec<&str> = args.iter().map(String::as_str).collect();

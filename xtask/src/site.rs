@@ -70,6 +70,25 @@ pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
 }
 
+/// When this xtask started: every step line shows the time since (a first run takes many
+/// minutes, and a reader should see it moving).
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Starts the clock of the step lines.
+pub fn start_clock() {
+    STARTED.get_or_init(std::time::Instant::now);
+}
+
+/// Minutes and seconds since the xtask started, as `12:05`.
+pub fn elapsed() -> String {
+    let s = STARTED
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// Announces a step, with the time since the xtask started.
 pub fn step(what: &str) {
-    eprintln!("\n== {what}");
+    eprintln!("\n== [{}] {what}", elapsed());
 }

@@ -1,4 +1,17 @@
 //! `cargo xtask test`: every test the project has, in one command, with a summary at the end.
+//!
+//! The steps are ordered so that builds are shared where the flags allow: rustdoc and clippy
+//! reuse the dependencies' metadata (`check` builds, same profile and flags), and loom and Miri
+//! build only `wasm-lab` and its few dependencies (loom in a quick-to-compile profile). Tools are
+//! installed first, in a step of their own, so that a fresh machine's one-time installs (minutes:
+//! see `tools.rs`) are not mistaken for a test step growing.
+//!
+//! The native tests and the end-to-end tests run in one `cargo test --workspace`, after the book
+//! is built and served: cargo unifies dependency features over the packages it is asked for, so
+//! a separate `cargo test -p e2e` compiled again what the native build had just compiled with
+//! other features (in a cold run: the lab, the preprocessor, mdbook's core, serde, bench-data, …)
+//! and every crate depending on them. The e2e tests share one browser per test file
+//! (`e2e::session`), so they need no `--test-threads 1`.
 
 use std::path::Path;
 use std::time::Instant;
@@ -6,23 +19,55 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use crate::serve::Server;
-use crate::{cmd, lint, site, tools};
+use crate::{clippy, cmd, lint, site, tools};
 
-/// One step of the test run: a name and what it does.
-type Step<'a> = (&'static str, Box<dyn FnOnce() -> Result<()> + 'a>);
+/// Each step's time budget on a cold 2-core machine (seconds; the whole run: under 25 minutes).
+/// A step over its budget is named in the summary as a warning: the run still passes.
+const BUDGETS: &[(&str, u64)] = &[
+    ("tools", 30),
+    ("formatting", 10),
+    ("lint", 60),
+    ("docs", 180),
+    ("clippy", 120),
+    ("native and end to end", 500),
+    ("loom", 90),
+    ("Miri", 300),
+    ("wasm", 200),
+];
+
+/// One step of the test run: its short name (a key of [`BUDGETS`]), what it checks, and what it
+/// does.
+type Step<'a> = (
+    &'static str,
+    &'static str,
+    Box<dyn FnOnce() -> Result<()> + 'a>,
+);
 
 pub fn all(root: &Path) -> Result<()> {
     let steps: Vec<Step<'_>> = vec![
         (
+            "tools",
+            "install what the tests need (a check when present; minutes on a fresh machine)",
+            Box::new(|| {
+                tools::wasm_target()?;
+                tools::wasm_bindgen_cli(root)?;
+                tools::chromium()?;
+                tools::miri()
+            }),
+        ),
+        (
             "formatting",
+            "rustfmt check",
             Box::new(|| cmd::cargo(&["fmt", "--all", "--check"]).run()),
         ),
         (
-            "lint: comparing sentences carry claims; strict build of the committed data",
+            "lint",
+            "comparing sentences carry claims; strict build of the committed data",
             Box::new(|| lint::run(root)),
         ),
         (
-            "docs: rustdoc with warnings denied (broken intra-doc links fail)",
+            "docs",
+            "rustdoc with warnings denied (broken intra-doc links fail)",
             Box::new(|| {
                 cmd::cargo(&["doc", "--workspace", "--no-deps"])
                     .env("RUSTDOCFLAGS", "-D warnings")
@@ -30,13 +75,22 @@ pub fn all(root: &Path) -> Result<()> {
             }),
         ),
         (
-            "native: unit, property and doc tests (incl. compile_fail)",
-            Box::new(|| cmd::cargo(&["test", "--workspace", "--exclude", "e2e"]).run()),
+            "clippy",
+            "every target, warnings denied, natively and for wasm32",
+            Box::new(clippy::clippy),
         ),
         (
-            "loom: the pool's partitions and thread slots under every interleaving",
+            "native and end to end",
+            "unit, property and doc tests (incl. compile_fail), every internal link and anchor of the built book, and the book in headless Chromium",
+            Box::new(|| native_and_end_to_end(root)),
+        ),
+        (
+            "loom",
+            "the pool's partitions and thread slots under every interleaving",
             Box::new(|| {
                 // Its own target dir: `--cfg loom` would otherwise rebuild everything twice.
+                // Profile `loom`: optimized like release, without its slow LTO and single
+                // codegen unit (see Cargo.toml).
                 let dir = site::target_dir(root).join("loom");
                 cmd::cargo(&[
                     "test",
@@ -44,7 +98,8 @@ pub fn all(root: &Path) -> Result<()> {
                     "wasm-lab",
                     "--test",
                     "pool_loom",
-                    "--release",
+                    "--profile",
+                    "loom",
                 ])
                 .env("RUSTFLAGS", "--cfg loom")
                 .env("CARGO_TARGET_DIR", dir)
@@ -52,10 +107,14 @@ pub fn all(root: &Path) -> Result<()> {
             }),
         ),
         (
-            "Miri: the pool's unit tests under the interpreter",
+            "Miri",
+            "the pool's unit tests (incl. the thread-exit stress test) under the interpreter",
             Box::new(|| {
                 tools::miri()?;
                 // The rustup proxy, not `$CARGO`: only the proxy understands `+nightly`.
+                // `pool` selects every test under `wasm_lab::pool`: the unit tests, the
+                // thread-local assumptions (`pool::sync::tests`) and the stress test of threads
+                // exiting while others rent and return (`pool::tests::threads`).
                 cmd::new(
                     "cargo",
                     &[
@@ -73,22 +132,15 @@ pub fn all(root: &Path) -> Result<()> {
             }),
         ),
         (
-            "wasm: the lab's tests in headless Chromium",
+            "wasm",
+            "the lab's tests in headless Chromium",
             Box::new(wasm_tests),
-        ),
-        (
-            "links: every internal link and anchor of the built book",
-            Box::new(|| crate::links::check(&site::build(root)?)),
-        ),
-        (
-            "end to end: the built book in headless Chromium",
-            Box::new(|| end_to_end(root)),
         ),
     ];
     let total = steps.len();
     let mut done = Vec::new();
-    for (i, (name, step)) in steps.into_iter().enumerate() {
-        site::step(&format!("test {}/{total}: {name}", i + 1));
+    for (i, (name, what, step)) in steps.into_iter().enumerate() {
+        site::step(&format!("test {}/{total}: {name}: {what}", i + 1));
         let started = Instant::now();
         let result = step().with_context(|| format!("test step “{name}” failed"));
         done.push((name, started.elapsed().as_secs_f64(), result.is_ok()));
@@ -101,13 +153,30 @@ pub fn all(root: &Path) -> Result<()> {
     Ok(())
 }
 
+fn budget(name: &str) -> Option<u64> {
+    BUDGETS.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+}
+
 fn summary(done: &[(&str, f64, bool)]) {
     eprintln!("\n== summary");
+    let mut total = 0.0;
     for (name, secs, ok) in done {
+        total += secs;
+        let over = budget(name).filter(|b| *secs > *b as f64);
         eprintln!(
-            "  {} {secs:>6.1} s  {name}",
-            if *ok { "ok  " } else { "FAIL" }
+            "  {} {secs:>6.1} s  {name}{}",
+            if *ok { "ok  " } else { "FAIL" },
+            over.map_or_else(String::new, |b| format!("  (over its budget of {b} s)"))
         );
+    }
+    eprintln!("       {total:>6.1} s  in all");
+    for (name, secs, _) in done {
+        if let Some(b) = budget(name).filter(|b| *secs > *b as f64) {
+            eprintln!(
+                "warning: step “{name}” took {secs:.0} s, over its budget of {b} s (xtask/src/test.rs BUDGETS): \
+                 find what grew before the whole run passes 25 minutes"
+            );
+        }
     }
 }
 
@@ -132,13 +201,29 @@ fn wasm_tests() -> Result<()> {
     .run()
 }
 
-fn end_to_end(root: &Path) -> Result<()> {
+/// Builds and serves the book, then runs every native test and the end-to-end tests against it,
+/// in one invocation (see the module's doc for why).
+fn native_and_end_to_end(root: &Path) -> Result<()> {
     tools::chromium()?;
     let site = site::build(root)?;
+    site::step("every internal link and anchor of the built book");
+    crate::links::check(&site)?;
     let server = Server::bind(&site, 0)?;
     let url = server.url();
     std::thread::spawn(move || server.run());
-    cmd::cargo(&["test", "--package", "e2e", "--", "--test-threads", "1"])
+    site::step("native and end-to-end tests");
+    cmd::cargo(&["test", "--workspace"])
         .env("BOOK_URL", &url)
         .run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budgets_fit_in_25_minutes() {
+        let total: u64 = BUDGETS.iter().map(|(_, b)| b).sum();
+        assert!(total <= 25 * 60, "budgets add up to {total} s");
+    }
 }

@@ -19,7 +19,9 @@ pub fn wasm_target() -> Result<()> {
     if installed.is_some_and(|t| t.lines().any(|l| l == WASM_TARGET)) {
         return Ok(());
     }
-    eprintln!("installing the {WASM_TARGET} target");
+    crate::site::step(&format!(
+        "installing the {WASM_TARGET} target with rustup (a download of tens of MB; about a minute)"
+    ));
     cmd::new("rustup", &["target", "add", WASM_TARGET]).run()
 }
 
@@ -49,10 +51,15 @@ pub fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     if has("wasm-bindgen") && has("wasm-bindgen-test-runner") {
         return Ok(());
     }
-    eprintln!(
-        "installing wasm-bindgen-cli {want} (must equal the wasm-bindgen crate; about 2 minutes)"
-    );
-    // Not `--locked`: the registry mirror lacks one of the CLI's locked dependencies (TOOLING.md).
+    // Measured: the first `cargo xtask serve` on a fresh 2-core machine took about 21 minutes,
+    // most of it this compile.
+    crate::site::step(&format!(
+        "installing wasm-bindgen-cli {want} (it must equal the wasm-bindgen crate): cargo compiles \
+         it from source, once; on a 2-core machine that takes about 20 minutes (cargo's progress \
+         follows)"
+    ));
+    // Not `--locked`: the CLI's lockfile pins `webpki-roots 1.0.11`, which the registry mirror
+    // this project is built against lacks; without `--locked` cargo resolves a version it has.
     cmd::cargo(&[
         "install",
         "wasm-bindgen-cli",
@@ -79,7 +86,9 @@ pub fn chromium() -> Result<()> {
             "headless tests need Debian's Chromium: run `sudo apt-get update && sudo apt-get install -y chromium chromium-driver` once"
         );
     }
-    eprintln!("installing chromium and chromium-driver from Debian's packages");
+    crate::site::step(
+        "installing chromium and chromium-driver from Debian's packages (a download of about 100 MB)",
+    );
     cmd::new("apt-get", &["update"]).run()?;
     cmd::new("apt-get", &["install", "-y", "chromium", "chromium-driver"])
         .env("DEBIAN_FRONTEND", "noninteractive")
@@ -94,7 +103,10 @@ pub fn miri() -> Result<()> {
     {
         return Ok(());
     }
-    eprintln!("installing a nightly toolchain with Miri");
+    crate::site::step(
+        "installing a nightly toolchain with Miri (a download of a few hundred MB; Miri then \
+         builds its standard library once, a few minutes)",
+    );
     cmd::new(
         "rustup",
         &[

@@ -25,6 +25,8 @@
 //! `data-dir`) reads the data from elsewhere than `book/data`.
 //! Write `\{{#fig …}}` to show a directive literally.
 
+#![forbid(unsafe_code)]
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 

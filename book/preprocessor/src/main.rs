@@ -1,5 +1,7 @@
 //! `mdbook-lab`: run by mdBook (see `book/book.toml`). Thin on purpose: the work is in the library.
 
+#![forbid(unsafe_code)]
+
 use std::io;
 use std::process::ExitCode;
 

@@ -253,8 +253,14 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
         let Some(bucket) = bucket_of_length(len) else {
             return Put::NotAssociated(buf);
         };
-        // The thread's slots are created by the first return, as in .NET.
-        let slots = self.slots.get_or(ThreadSlots::new);
+        // The thread's slots are created by the first return, as in .NET; a thread that is
+        // already running its TLS destructors gets none, and the buffer goes to a partition.
+        let Some(slots) = self.slots.get_or(ThreadSlots::new) else {
+            return match self.push_partition(bucket, buf) {
+                None => Put::Kept,
+                Some(full) => Put::Dropped(full),
+            };
+        };
         let prev = slots.slots[bucket].replace(Some(buf));
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
         slots.seen[bucket].replace(None);

@@ -147,14 +147,21 @@ impl<S: Send> ThreadStore<S> {
         Some(s)
     }
 
+    /// This thread's `S`, created with `f` if missing; `None` when it is missing and the thread
+    /// is already running its TLS destructors (a pool used from another thread-local's `Drop`):
+    /// creating one then would ask the crate for a thread id after the crate's own TLS guard is
+    /// gone, which panics inside a TLS destructor, and the process aborts.
     #[inline]
-    pub(crate) fn get_or(&self, f: impl FnOnce() -> S) -> &S {
+    pub(crate) fn get_or(&self, f: impl FnOnce() -> S) -> Option<&S> {
         if let Some(s) = self.get() {
-            return s;
+            return Some(s);
+        }
+        if cache::exiting() {
+            return None;
         }
         let s = self.table.get_or(f);
         cache::remember(self.key, std::ptr::from_ref(s).cast());
-        s
+        Some(s)
     }
 
     /// Every thread's `S`; needs exclusive access to the pool.
@@ -172,7 +179,9 @@ impl<S: Send> ThreadStore<S> {
 /// another thread may be given the same entries. This cache registers its own TLS guard only
 /// once the crate has registered its own (an entry found means this thread already has an id),
 /// and `std` runs TLS destructors last-registered first, so the guard turns the cache off
-/// (`DEAD`) before the id is freed; from then on every lookup takes the crate's own path.
+/// (`DEAD`) before the id is freed; from then on every lookup takes the crate's own path, and no
+/// new entry is created for the exiting thread ([`ThreadStore::get_or`]). `pool::sync::tests`
+/// checks each of these assumptions.
 #[cfg(not(loom))]
 mod cache {
     use std::cell::Cell;
@@ -196,6 +205,12 @@ mod cache {
     #[inline(always)]
     pub(super) fn last() -> (u64, *const ()) {
         LAST.get()
+    }
+
+    /// Whether this thread's cache guard has run: the thread is exiting. (Never touches `GUARD`:
+    /// registering it before the crate's own guard would reverse the order `cache` relies on.)
+    pub(super) fn exiting() -> bool {
+        LAST.get().0 == DEAD
     }
 
     pub(super) fn remember(key: u64, ptr: *const ()) {
@@ -225,15 +240,15 @@ impl<S: Send + Sync> ThreadStore<S> {
             .find(|(id, _)| *id == me)
             .map(|(_, s)| s.clone())
     }
-    pub(crate) fn get_or(&self, f: impl FnOnce() -> S) -> Arc<S> {
+    pub(crate) fn get_or(&self, f: impl FnOnce() -> S) -> Option<Arc<S>> {
         let me = loom::thread::current().id();
         let mut all = lock(&self.0);
         if let Some((_, s)) = all.iter().find(|(id, _)| *id == me) {
-            return s.clone();
+            return Some(s.clone());
         }
         let s = Arc::new(f());
         all.push((me, s.clone()));
-        s
+        Some(s)
     }
     pub(crate) fn for_each_mut(&mut self, mut f: impl FnMut(&S)) {
         for (_, s) in lock(&self.0).iter() {
@@ -289,4 +304,174 @@ pub(crate) fn home_index() -> usize {
 /// A process-wide counter for ids (pool ids, buffer ids). Ids start at 1; 0 means "none".
 pub(crate) fn next_id(counter: &std::sync::atomic::AtomicU64) -> u64 {
     counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
+
+/// The assumptions the unsafe block in [`ThreadStore::get_cached`] rests on, one test each, so a
+/// new `thread_local` version or a new `std` that breaks one fails here (natively and under
+/// Miri) instead of turning the cache into a data race.
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::cell::{Cell, RefCell};
+    use std::sync::{Barrier, Mutex as StdMutex};
+
+    type Store = ThreadStore<Cell<u64>>;
+
+    fn addr(s: &Cell<u64>) -> usize {
+        std::ptr::from_ref(s) as usize
+    }
+
+    /// Many threads alive at once (so the crate allocates new buckets).
+    const CROWD: usize = if cfg!(miri) { 5 } else { 40 };
+
+    #[test]
+    fn an_entry_never_moves_while_its_store_lives() {
+        let store = Store::new();
+        let mine = store.get_or(|| Cell::new(7)).unwrap();
+        let before = addr(mine);
+        let barrier = Barrier::new(CROWD);
+        std::thread::scope(|s| {
+            for i in 0..CROWD {
+                let (store, barrier) = (&store, &barrier);
+                s.spawn(move || {
+                    store.get_or(|| Cell::new(i as u64));
+                    // All alive together: every one holds its own thread id.
+                    barrier.wait();
+                });
+            }
+        });
+        let table = store
+            .table
+            .get()
+            .expect("this thread's entry is still there");
+        assert_eq!(addr(table), before, "the crate moved an entry");
+        assert_eq!(table.get(), 7);
+    }
+
+    #[test]
+    fn live_threads_never_share_an_entry() {
+        let store = Store::new();
+        let seen = StdMutex::new(Vec::new());
+        let barrier = Barrier::new(CROWD);
+        std::thread::scope(|s| {
+            for i in 0..CROWD {
+                let (store, seen, barrier) = (&store, &seen, &barrier);
+                s.spawn(move || {
+                    let e = store.get_or(|| Cell::new(i as u64)).unwrap();
+                    seen.lock().unwrap().push(addr(e));
+                    barrier.wait();
+                    // Still this thread's value after every other thread wrote its own.
+                    assert_eq!(store.get().map(Cell::get), Some(i as u64));
+                });
+            }
+        });
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), CROWD, "two live threads were given one entry");
+    }
+
+    #[test]
+    fn exclusive_access_turns_every_cached_pointer_stale() {
+        let mut store = Store::new();
+        store.get_or(|| Cell::new(1));
+        assert!(store.get_cached().is_some());
+        store.for_each_mut(|c| c.set(2));
+        assert!(
+            store.get_cached().is_none(),
+            "a cached pointer survived &mut"
+        );
+        assert_eq!(store.get().map(Cell::get), Some(2));
+        assert!(store.get_cached().is_some(), "the lookup refills the cache");
+    }
+
+    /// The order `cache` relies on: `std` runs a thread's TLS destructors last-registered first.
+    /// `std` documents no order; this is what it does today (its destructor list is a stack).
+    #[test]
+    fn std_runs_tls_destructors_last_registered_first() {
+        struct Note(&'static str);
+        impl Drop for Note {
+            fn drop(&mut self) {
+                ORDER.lock().unwrap().push(self.0);
+            }
+        }
+        static ORDER: StdMutex<Vec<&'static str>> = StdMutex::new(Vec::new());
+        thread_local! {
+            // Lazily initialized on purpose: both kinds of thread-local are checked.
+            #[allow(clippy::missing_const_for_thread_local)]
+            static A: Note = Note("a");
+            static B: Note = const { Note("b") };
+            static C: RefCell<Option<Note>> = const { RefCell::new(None) };
+        }
+        std::thread::spawn(|| {
+            B.with(|_| ());
+            C.with(|c| *c.borrow_mut() = Some(Note("c")));
+            A.with(|_| ());
+        })
+        .join()
+        .unwrap();
+        assert_eq!(*ORDER.lock().unwrap(), ["a", "c", "b"]);
+    }
+
+    /// What the unsafe block needs at thread exit: in every TLS destructor the thread runs, the
+    /// cache answers only while the crate still holds this thread's id (once the id is freed,
+    /// another thread may be given the same entry). Destructors registered before the thread's
+    /// first use of a store, inside the entry's constructor and after it are all checked.
+    #[test]
+    fn the_cache_stops_answering_before_the_thread_id_is_freed() {
+        /// Per destructor: (where it was registered, the crate still holds the id, the cache
+        /// answers).
+        type Seen = Arc<StdMutex<Vec<(&'static str, bool, bool)>>>;
+        struct Probe {
+            name: &'static str,
+            store: Arc<Store>,
+            seen: Seen,
+        }
+        impl Drop for Probe {
+            fn drop(&mut self) {
+                // The crate answers `None` once it has freed this thread's id.
+                let id_held = self.store.table.get().is_some();
+                let cache_answers = self.store.get_cached().is_some();
+                self.seen
+                    .lock()
+                    .unwrap()
+                    .push((self.name, id_held, cache_answers));
+            }
+        }
+        thread_local! {
+            static BEFORE: RefCell<Option<Probe>> = const { RefCell::new(None) };
+            static INSIDE: RefCell<Option<Probe>> = const { RefCell::new(None) };
+            static AFTER: RefCell<Option<Probe>> = const { RefCell::new(None) };
+        }
+        let store = Arc::new(Store::new());
+        let seen = Arc::new(StdMutex::new(Vec::new()));
+        let probe = |name| Probe {
+            name,
+            store: store.clone(),
+            seen: seen.clone(),
+        };
+        let (before, inside, after) = (probe("before"), probe("inside"), probe("after"));
+        let s = store.clone();
+        std::thread::spawn(move || {
+            BEFORE.with(|p| *p.borrow_mut() = Some(before));
+            s.get_or(|| {
+                INSIDE.with(|p| *p.borrow_mut() = Some(inside));
+                Cell::new(1)
+            });
+            assert!(s.get_cached().is_some(), "the first use fills the cache");
+            AFTER.with(|p| *p.borrow_mut() = Some(after));
+        })
+        .join()
+        .unwrap();
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        for &(name, id_held, cache_answers) in &seen {
+            assert!(
+                id_held || !cache_answers,
+                "in the destructor registered {name} the first use, the cache answered after the thread's id was freed: {seen:?}"
+            );
+        }
+        // The hazard is real: some destructor did run after the id was freed.
+        assert!(seen.iter().any(|&(_, id_held, _)| !id_held), "{seen:?}");
+    }
 }

@@ -321,3 +321,145 @@ fn a_thread_that_exits_leaves_its_buffers_to_later_threads_only() {
     });
     assert!(pool.stats().allocated() <= 3);
 }
+
+/// A pool used from a thread-local's destructor, after the thread's slots are gone: the return
+/// must neither abort the process (it did: creating slots then panics inside a TLS destructor)
+/// nor use the dead thread's slots; the buffer goes to a partition.
+#[test]
+fn a_return_from_a_late_tls_destructor_goes_to_a_partition() {
+    use std::cell::RefCell;
+    use std::sync::Arc;
+    struct Late(Arc<SharedPool<u8>>);
+    impl Drop for Late {
+        fn drop(&mut self) {
+            drop(self.0.rent(16).unwrap());
+        }
+    }
+    thread_local! {
+        static LATE: RefCell<Option<Late>> = const { RefCell::new(None) };
+    }
+    let pool = Arc::new(SharedPool::<u8>::with_config(small(1, 4)).unwrap());
+    let p = pool.clone();
+    std::thread::spawn(move || {
+        // Registered before the pool's first use on this thread: dropped after its slots.
+        LATE.with(|l| *l.borrow_mut() = Some(Late(p.clone())));
+        drop(p.rent(16).unwrap());
+    })
+    .join()
+    .unwrap();
+    let b = &pool.stats().buckets[0];
+    assert_eq!((b.in_partitions, b.allocated), (1, 2));
+}
+
+/// Threads exiting while others rent and return: each wave of short-lived threads fills its own
+/// slots (the per-thread cache on), rents and returns from a thread-local's destructor while it
+/// exits, and the next wave inherits the dead threads' recycled ids and slots; meanwhile two
+/// long-lived threads keep renting and returning. No buffer is ever held by two renters at once
+/// and no renter sees another's writes. Run under Miri too (`cargo xtask test`), which also
+/// reports any data race on the slots' unsynchronized cells.
+#[test]
+fn threads_exit_while_others_rent_and_return() {
+    use std::cell::RefCell;
+    use std::collections::HashSet;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    const WAVES: usize = if cfg!(miri) { 3 } else { 60 };
+    const LEAVERS: usize = if cfg!(miri) { 2 } else { 4 };
+    const ROUNDS: u64 = if cfg!(miri) { 6 } else { 100 };
+
+    struct Shared {
+        pool: SharedPool<u64>,
+        held: Mutex<HashSet<usize>>,
+        marks: AtomicU64,
+    }
+
+    /// One renter's turn: rent, check nobody else holds it, write a unique mark, hold `keep`
+    /// more, then check the marks survived and return them all.
+    fn turn(s: &Shared, round: u64) {
+        let mut mine = Vec::new();
+        for i in 0..=round % 3 {
+            let len = [16, 17, 64][((round + i) % 3) as usize];
+            let mut r = s.pool.rent(len).unwrap();
+            let addr = r.as_capacity().as_ptr() as usize;
+            assert!(
+                s.held.lock().unwrap().insert(addr),
+                "buffer {addr:#x} handed to two renters"
+            );
+            let mark = s.marks.fetch_add(1, Ordering::Relaxed);
+            r.fill(mark);
+            mine.push((r, addr, mark));
+        }
+        for (r, addr, mark) in mine {
+            assert!(
+                r.iter().all(|&v| v == mark),
+                "someone wrote into a rented buffer"
+            );
+            assert!(s.held.lock().unwrap().remove(&addr));
+            drop(r);
+        }
+    }
+
+    struct AtExit(Arc<Shared>);
+    impl Drop for AtExit {
+        fn drop(&mut self) {
+            turn(&self.0, 2);
+        }
+    }
+    thread_local! {
+        static AT_EXIT: RefCell<Option<AtExit>> = const { RefCell::new(None) };
+    }
+
+    let shared = Arc::new(Shared {
+        pool: SharedPool::with_config(small(2, 2)).unwrap(),
+        held: Mutex::new(HashSet::new()),
+        marks: AtomicU64::new(1),
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let stayers: Vec<_> = (0..2)
+        .map(|_| {
+            let (s, stop) = (shared.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut round = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    turn(&s, round);
+                    round += 1;
+                }
+            })
+        })
+        .collect();
+    // Each wave starts before the previous one is joined: a new thread may be given an id that
+    // an exiting thread has just freed while that thread still runs its TLS destructors.
+    let mut previous: Vec<std::thread::JoinHandle<()>> = Vec::new();
+    for wave in 0..WAVES {
+        let leavers: Vec<_> = (0..LEAVERS)
+            .map(|t| {
+                let s = shared.clone();
+                std::thread::spawn(move || {
+                    // Before the pool's first use on this thread, so it runs after the slots
+                    // are gone; every other leaver registers it after, so it runs before.
+                    if t % 2 == 0 {
+                        AT_EXIT.with(|a| *a.borrow_mut() = Some(AtExit(s.clone())));
+                    }
+                    for round in 0..ROUNDS {
+                        turn(&s, round + wave as u64);
+                    }
+                    if t % 2 == 1 {
+                        AT_EXIT.with(|a| *a.borrow_mut() = Some(AtExit(s.clone())));
+                    }
+                })
+            })
+            .collect();
+        for l in std::mem::replace(&mut previous, leavers) {
+            l.join().unwrap();
+        }
+    }
+    for l in previous {
+        l.join().unwrap();
+    }
+    stop.store(true, Ordering::Relaxed);
+    for s in stayers {
+        s.join().unwrap();
+    }
+    assert!(shared.held.lock().unwrap().is_empty());
+}

@@ -178,6 +178,12 @@ pub fn lab_pool<T: crate::pool::Element>() -> Result<HandlePool<T>, PoolError> {
 
 /// Runs the scenario on a fresh handle pool.
 pub fn run(s: &Scenario) -> Result<Outcome, ScenarioError> {
+    run_in(&lab_pool::<u8>()?, s)
+}
+
+/// Runs the scenario on `pool` (e.g. a [`lab_pool`] in checked mode: the contract report runs
+/// it per API).
+pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioError> {
     for (who, size) in [
         ("first renter", s.first_size),
         ("next renter", s.second_size),
@@ -189,7 +195,6 @@ pub fn run(s: &Scenario) -> Result<Outcome, ScenarioError> {
     if s.read > MAX_READ {
         return Err(ScenarioError::ReadTooMany { read: s.read });
     }
-    let pool = lab_pool::<u8>()?;
     let mut steps = Vec::new();
     let a1 = pool.rent(s.first_size as usize)?;
     steps.push(format!(

@@ -2,6 +2,7 @@
 
 use bench_data::{Figure, RunFile};
 pub use bench_data::{citable, format_value};
+use wasm_lab::html::escape;
 use wasm_lab::input::group_digits;
 
 use crate::data::Data;
@@ -232,13 +233,6 @@ fn widget(name: &str, options: &[&str]) -> Result<String, String> {
         "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\"{attrs}>\
          <p class=\"lab-loading\">Loading the lab… (this widget needs JavaScript and WebAssembly)</p></div>\n\n"
     ))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

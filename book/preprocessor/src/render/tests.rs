@@ -297,3 +297,20 @@ fn the_instructors_report_lists_every_claim_on_every_machine() {
     );
     assert!(crate::claims::contradicted(&sites, &d.files()[0]).is_empty());
 }
+
+#[test]
+fn figure_keys_are_escaped_in_attributes_too() {
+    // Machine ids are restricted to [a-z0-9-] by bench-data; figure keys are whatever a data file
+    // and a chapter spell, so the attribute that carries them is escaped.
+    let figs = format!(
+        r#""a.x'<b>&":{}"#,
+        figure("nanoseconds", 1.0, 0.01, "absolute")
+    );
+    let d = Data::from_files(vec![file("m-one", "2026-11-30T10:00:00Z", &figs)]);
+    let out = chapter("{{#fig a.x'<b>&}}", &d).unwrap();
+    assert!(
+        out.contains(r#"data-fig="a.x&#39;&lt;b&gt;&amp;""#),
+        "{out}"
+    );
+    assert!(!out.contains("<b>"), "{out}");
+}

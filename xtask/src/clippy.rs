@@ -1,0 +1,32 @@
+//! The lint step of `cargo xtask test`: clippy on every target with warnings denied, as the
+//! developers' guide asks of every commit; natively for the whole workspace, then for wasm32,
+//! where `wasm-lab`'s web bindings (`src/web/`) and its browser tests compile.
+
+use anyhow::Result;
+
+use crate::{cmd, tools};
+
+pub fn clippy() -> Result<()> {
+    cmd::cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
+    tools::wasm_target()?;
+    cmd::cargo(&[
+        "clippy",
+        "--package",
+        "wasm-lab",
+        "--all-targets",
+        "--target",
+        tools::WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()
+}
