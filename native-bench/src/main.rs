@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
 mod child;
+mod floor;
 mod glibc;
 mod machine;
 mod measure;

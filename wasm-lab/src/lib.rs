@@ -45,6 +45,7 @@ pub const WIDGETS: &[&str] = &[
     "cliff",
     "chunking",
     "size-specialized",
+    "method",
 ];
 
 // The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests

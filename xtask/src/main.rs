@@ -6,7 +6,8 @@
 //! - `lint` — the book's prose lint, then the strict build of the committed data (a step of `test`).
 //! - `test` — every check: prose lint, clippy, unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in
 //!   Chromium, with each step's time against its budget.
-//! - `bench [--quick]` — measures this machine, rewrites `book/data/<machine-id>.json`.
+//! - `bench [--quick] [--out DIR]` — measures this machine, rewrites `book/data/<machine-id>.json`
+//!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
 //!
 //! Installs are pinned: the wasm-bindgen CLI is installed at exactly the version in `Cargo.lock`.
 
@@ -34,7 +35,8 @@ usage: cargo xtask <command>
   links              check every internal link and anchor of the last build (book/build/)
   test               every check: lint, clippy, unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   lint               the book's prose lint, then the strict build of the committed data
-  bench [--quick]    measure this machine and rewrite book/data/<machine-id>.json
+  bench [--quick] [--out DIR]
+                     measure this machine and rewrite book/data/<machine-id>.json (or DIR/…)
 ";
 
 fn main() -> ExitCode {
@@ -60,8 +62,12 @@ fn run(args: &[String]) -> Result<()> {
         ["links"] => links::check(&root.join("book").join("build")),
         ["test"] => test::all(&root),
         ["lint"] => lint::run(&root),
-        ["bench"] => bench(false),
-        ["bench", "--quick"] => bench(true),
+        ["bench"] => bench(&root, false, None),
+        ["bench", "--quick"] => bench(&root, true, None),
+        ["bench", "--out", out] => bench(&root, false, Some(out)),
+        ["bench", "--quick", "--out", out] | ["bench", "--out", out, "--quick"] => {
+            bench(&root, true, Some(out))
+        }
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
             Ok(())
@@ -78,20 +84,22 @@ fn serve(root: &Path, port: u16) -> Result<()> {
     server.run()
 }
 
-/// Builds the lab for wasm (chapter 8 reads its code sizes from that build) and the bench
-/// (both incrementally), then runs every suite; progress (`[suite i/n] name: j/k`) goes to stderr
-/// as it runs. The full run is sized for at most 10 minutes on 2 cores, `--quick` for at most 2.
-fn bench(quick: bool) -> Result<()> {
+/// Builds the lab for wasm as readers get it (chapter 8 reads its code sizes from that build,
+/// `wasm_size.*` the shipped files) and the bench (both incrementally), then runs every suite;
+/// progress (`[suite i/n] name: j/k`) goes to stderr as it runs. The full run is sized for at
+/// most 10 minutes on 2 cores, `--quick` for at most 2.
+fn bench(root: &Path, quick: bool, out: Option<&str>) -> Result<()> {
     let started = std::time::Instant::now();
     // The same build as `site.rs` makes, so the sizes are those of the module readers get. Always
     // run (a no-op when up to date): a stale artifact would report an older pool's code size.
-    tools::wasm_target()?;
-    site::step("building the lab for wasm32 (for its code sizes)");
-    site::compile_wasm()?;
+    site::build_wasm(root)?;
     site::step("running the bench");
     let mut args = vec!["run", "--release", "--package", "native-bench", "--", "run"];
     if quick {
         args.push("--quick");
+    }
+    if let Some(out) = out {
+        args.extend(["--out", out]);
     }
     cmd::cargo(&args).run()?;
     println!(

@@ -8,8 +8,6 @@ use crate::{cmd, tools};
 
 /// Builds the wasm lab and the book; returns the directory to serve.
 pub fn build(root: &Path) -> Result<PathBuf> {
-    tools::wasm_target()?;
-    tools::wasm_bindgen_cli(root)?;
     build_wasm(root)?;
     build_book(root)
 }
@@ -30,7 +28,13 @@ pub fn compile_wasm() -> Result<()> {
     .run()
 }
 
-fn build_wasm(root: &Path) -> Result<()> {
+/// The lab as readers download it: compiled, bound for the web into `book/src/wasm/` (the name
+/// and producers sections left out: nothing in a page reads them, and the name section alone was
+/// a fifth of the module), then shrunk by `wasm-opt -Oz` when binaryen is available
+/// ([`tools::wasm_opt`]). The bench reads the sizes of what this writes (`wasm_size.*`).
+pub fn build_wasm(root: &Path) -> Result<()> {
+    tools::wasm_target()?;
+    tools::wasm_bindgen_cli(root)?;
     step("building the lab for wasm32");
     compile_wasm()?;
     let wasm = target_dir(root)
@@ -45,12 +49,43 @@ fn build_wasm(root: &Path) -> Result<()> {
             "--target",
             "web",
             "--no-typescript",
+            "--remove-name-section",
+            "--remove-producers-section",
             "--out-dir",
             &out.to_string_lossy(),
             &wasm.to_string_lossy(),
         ],
     )
-    .run()
+    .run()?;
+    let shipped = out.join("wasm_lab_bg.wasm");
+    match tools::wasm_opt(root) {
+        Some(wasm_opt) => {
+            step("shrinking the lab with wasm-opt -Oz");
+            let path = shipped.to_string_lossy();
+            cmd::new(
+                &wasm_opt.to_string_lossy(),
+                &[
+                    "-Oz",
+                    "--strip-debug",
+                    "--strip-producers",
+                    &path,
+                    "-o",
+                    &path,
+                ],
+            )
+            .run()?;
+        }
+        None => eprintln!(
+            "wasm-opt is not available (npm binaryen); the lab ships without its last size pass"
+        ),
+    }
+    let size = |name: &str| std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
+    println!(
+        "the lab ships {} B of wasm and {} B of JS",
+        size("wasm_lab_bg.wasm"),
+        size("wasm_lab.js")
+    );
+    Ok(())
 }
 
 fn build_book(root: &Path) -> Result<PathBuf> {

@@ -75,6 +75,54 @@ pub fn wasm_bindgen_cli(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The binaryen release whose `wasm-opt` shrinks the shipped module (npm's build of binaryen,
+/// which runs on node: Debian's binaryen 108 and the `wasm-opt` crate's 116 are too old for
+/// current Rust wasm output).
+pub const BINARYEN_NPM: &str = "binaryen@132.0.0";
+
+/// `wasm-opt` from npm's `binaryen` at [`BINARYEN_NPM`], installed once into
+/// `target/tools/binaryen` (project-local, nothing global). `None` — and the build goes on
+/// without it — when node/npm are missing or the install fails: it is an optimisation, not a
+/// requirement.
+pub fn wasm_opt(root: &Path) -> Option<std::path::PathBuf> {
+    let dir = crate::site::target_dir(root).join("tools/binaryen");
+    let bin = dir.join("node_modules/.bin/wasm-opt");
+    let version = BINARYEN_NPM.rsplit('@').next().unwrap_or_default();
+    let major = version.split('.').next().unwrap_or_default();
+    let works = || {
+        cmd::new(&bin.to_string_lossy(), &["--version"])
+            .read()
+            .is_some_and(|v| v.contains(&format!("version {major}")))
+    };
+    if works() {
+        return Some(bin);
+    }
+    cmd::new("npm", &["--version"]).read()?;
+    eprintln!(
+        "installing wasm-opt from npm ({BINARYEN_NPM}) into {}",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).ok()?;
+    let installed = cmd::new(
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--no-save",
+            "--prefix",
+            &dir.to_string_lossy(),
+            BINARYEN_NPM,
+        ],
+    )
+    .run();
+    if let Err(e) = installed {
+        eprintln!("could not install {BINARYEN_NPM}: {e}");
+        return None;
+    }
+    works().then_some(bin)
+}
+
 /// Debian's Chromium and ChromeDriver, installed with apt when missing (needs root).
 pub fn chromium() -> Result<()> {
     if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {

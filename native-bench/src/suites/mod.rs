@@ -14,6 +14,7 @@ mod rent_return;
 mod size_specialized;
 mod threads;
 mod uninit;
+mod wasm_size;
 mod why_pool;
 
 /// A suite: its name (also its key prefix), about how many timed steps it makes (for progress),
@@ -37,7 +38,7 @@ pub const SUITES: &[Suite] = &[
     },
     Suite {
         name: "rent_return",
-        about: "rent+return time by size: ownership, handle, checked, configurable, fresh Vec, lower bound (chapters 1, 2)",
+        about: "rent+return time by size: ownership, handle, checked, configurable, fresh Vec, lower bound, the floor (chapters 1, 2, method)",
         steps: rent_return::STEPS,
         run: rent_return::run,
     },
@@ -88,6 +89,12 @@ pub const SUITES: &[Suite] = &[
         about: "the same rent/write/return work through System malloc, mimalloc and pool crates (chapters 1, 9)",
         steps: peers::STEPS,
         run: peers::run,
+    },
+    Suite {
+        name: "wasm_size",
+        about: "what readers download: the shipped wasm module and JS glue, raw and gzipped",
+        steps: 0,
+        run: wasm_size::run,
     },
 ];
 

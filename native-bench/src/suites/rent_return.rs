@@ -9,6 +9,7 @@ use anyhow::Result;
 use wasm_lab::pool::{ConfigurablePool, HandlePool, SharedPool};
 
 use super::SIZES;
+use crate::floor::Floor;
 use crate::measure::Session;
 use crate::paired::Group;
 
@@ -22,6 +23,9 @@ pub fn run(s: &mut Session) -> Result<()> {
     let handles = HandlePool::<u8>::new();
     let checked = HandlePool::<u8>::new().with_checked(true);
     let configurable = ConfigurablePool::<u8>::new();
+    let floor = Floor::<false, false>::new();
+    let floor_instances = Floor::<true, false>::new();
+    let floor_instances_trim = Floor::<true, true>::new();
     for &n in SIZES {
         let key = |v: &str| format!("rent_return.{n}.{v}");
         let mut g = Group::new(format!("rent_return.{n}"));
@@ -29,6 +33,23 @@ pub fn run(s: &mut Session) -> Result<()> {
             &key("pool"),
             &format!("rent + return of {n} B through the shared pool (ownership API)"),
             || drop(pool.rent(n)),
+        );
+        g.time(
+            &key("floor"),
+            &format!("rent + return of {n} B through the floor: one thread-local slot per bucket, nothing else"),
+            || drop(floor.rent(n)),
+        );
+        g.time(
+            &key("floor_instances"),
+            &format!("the floor plus the check that this thread's slots belong to this pool instance, {n} B"),
+            || drop(floor_instances.rent(n)),
+        );
+        g.time(
+            &key("floor_instances_trim"),
+            &format!(
+                "the floor plus the instance check and the trimming stamp reset on return, {n} B"
+            ),
+            || drop(floor_instances_trim.rent(n)),
         );
         g.time(
             &key("pool_write"),
@@ -92,6 +113,34 @@ pub fn run(s: &mut Session) -> Result<()> {
             &format!("rent + fill + return ÷ fill of a ready buffer, {n} B"),
             &key("pool_write"),
             &key("lower_bound"),
+        );
+        s.ratio_of(
+            &key("pool_vs_floor"),
+            &format!("pool rent+return ÷ the floor's, {n} B"),
+            &key("pool"),
+            &key("floor"),
+        );
+        s.ratio_of(
+            &key("floor_instances_vs_floor"),
+            &format!(
+                "what several pool instances cost: floor with the instance check ÷ floor, {n} B"
+            ),
+            &key("floor_instances"),
+            &key("floor"),
+        );
+        s.ratio_of(
+            &key("floor_instances_trim_vs_floor"),
+            &format!("what instances and trimming cost: floor with both ÷ floor, {n} B"),
+            &key("floor_instances_trim"),
+            &key("floor"),
+        );
+        s.ratio_of(
+            &key("pool_vs_floor_instances_trim"),
+            &format!(
+                "the rest of the gap: pool ÷ floor with instance check and trimming stamp, {n} B"
+            ),
+            &key("pool"),
+            &key("floor_instances_trim"),
         );
         s.ratio_of(
             &key("pool_vs_fresh_vec"),

@@ -241,8 +241,11 @@ impl<T: Element> ConfigurablePool<T> {
 }
 
 impl<T: Element> ReturnTo<T> for ConfigurablePool<T> {
-    fn give_back(&self, buf: Box<[T]>, clear: bool) {
-        drop(owned::return_box(&self.engine, buf, clear));
+    fn give_back(&self, buf: Box<[T]>, back: owned::Back) {
+        if buf.is_empty() {
+            return;
+        }
+        drop(owned::return_box(&self.engine, buf, back.clears()));
     }
 }
 

@@ -3,17 +3,77 @@
 use super::PoolError;
 use super::element::{self, Element};
 use super::engine::{Engine, Plan, Put};
+use crate::bucket::bucket_of_length;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
 mod sealed {
+    use crate::bucket::{BUCKET_COUNT, bucket_of_length};
+
     /// Pools a [`Rented`](super::Rented) guard can go back to. Sealed: only this crate's pools.
     pub trait ReturnTo<T> {
-        /// Takes the guard's buffer back (never refuses: a guard's length is always valid).
-        fn give_back(&self, buf: Box<[T]>, clear: bool);
+        /// Takes the guard's buffer back (never refuses: a guard's length is always valid; an
+        /// empty buffer, from a detached guard, is ignored).
+        fn give_back(&self, buf: Box<[T]>, back: Back);
+    }
+
+    /// How a guard's buffer goes back, in one word, decided when the guard is made: the low byte is
+    /// the buffer's bucket when its length is a bucket length (else [`Back::NO_BUCKET`]), bit 8 says
+    /// to clear. So a return takes the shared pool's hot path exactly when the word is below
+    /// [`BUCKET_COUNT`] — one compare, where recomputing the bucket from the length on every return
+    /// (range checks, a power-of-two test, a bit scan) took a dozen instructions.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[repr(transparent)]
+    pub struct Back(usize);
+
+    impl Back {
+        const NO_BUCKET: usize = 0xff;
+        const CLEAR: usize = 1 << 8;
+
+        /// For a buffer of `len` elements.
+        #[inline]
+        pub(crate) fn of_length(len: usize, clear: bool) -> Back {
+            Back::in_bucket(bucket_of_length(len).unwrap_or(Self::NO_BUCKET), clear)
+        }
+
+        /// For a buffer known to be of bucket `bucket`'s length (the hot path already has it).
+        #[inline(always)]
+        pub(crate) fn in_bucket(bucket: usize, clear: bool) -> Back {
+            Back::with_bits(bucket, Back::clear_bits(clear))
+        }
+
+        /// The bits [`with_bits`](Self::with_bits) adds for `clear`: a pool computes them once,
+        /// so its hot path builds a `Back` with one `or`.
+        pub(crate) const fn clear_bits(clear: bool) -> usize {
+            if clear { Self::CLEAR } else { 0 }
+        }
+
+        #[inline(always)]
+        pub(crate) fn with_bits(bucket: usize, clear_bits: usize) -> Back {
+            Back(bucket | clear_bits)
+        }
+
+        /// For a guard whose buffer is gone ([`Rented::detach`](super::Rented::detach)): never the
+        /// hot path, so the pool's slow path sees the empty buffer and ignores it.
+        pub(crate) const DETACHED: Back = Back(Self::NO_BUCKET);
+
+        /// The bucket, when the return needs no clearing and the length is a bucket length.
+        #[inline(always)]
+        pub(crate) fn fast_bucket(self) -> Option<usize> {
+            (self.0 < BUCKET_COUNT).then_some(self.0)
+        }
+
+        #[inline]
+        pub(crate) fn clears(self) -> bool {
+            self.0 & Self::CLEAR != 0
+        }
+
+        pub(crate) fn with_clear(self, clear: bool) -> Back {
+            Back::in_bucket(self.0 & !Self::CLEAR, clear)
+        }
     }
 }
-pub(crate) use sealed::ReturnTo;
+pub(crate) use sealed::{Back, ReturnTo};
 
 /// A buffer rented from a pool, returned to it when dropped — on every path, including `?` and
 /// unwinding.
@@ -66,9 +126,10 @@ pub struct Rented<'p, T: Element, P: ReturnTo<T> + ?Sized = super::SharedPool<T>
     buf: Box<[T]>,
     len: usize,
     written: usize,
-    /// Whether the return clears: a whole word, not a `bool`, so moving the guard copies whole
-    /// words (a `bool` plus padding made the hot path pay a store-forwarding stall per move).
-    clear: usize,
+    /// The bucket and whether the return clears: a whole word, not a `bool`, so moving the guard
+    /// copies whole words (a `bool` plus padding made the hot path pay a store-forwarding stall
+    /// per move).
+    back: Back,
 }
 
 #[inline]
@@ -78,13 +139,30 @@ pub(crate) fn guard<T: Element, P: ReturnTo<T> + ?Sized>(
     len: usize,
     clear: bool,
 ) -> Rented<'_, T, P> {
+    let back = Back::of_length(buf.len(), clear);
+    guard_with(pool, buf, len, back)
+}
+
+/// A guard whose [`Back`] the caller already knows (its bucket must be the buffer's).
+#[inline(always)]
+pub(crate) fn guard_with<T: Element, P: ReturnTo<T> + ?Sized>(
+    pool: &P,
+    buf: Box<[T]>,
+    len: usize,
+    back: Back,
+) -> Rented<'_, T, P> {
     debug_assert!(len <= buf.len());
+    debug_assert_eq!(
+        back.fast_bucket()
+            .or_else(|| back.with_clear(false).fast_bucket()),
+        bucket_of_length(buf.len())
+    );
     Rented {
         pool,
         buf,
         len,
         written: 0,
-        clear: usize::from(clear),
+        back,
     }
 }
 
@@ -146,27 +224,28 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Rented<'_, T, P> {
 
     /// Whether this guard clears the buffer when it goes back.
     pub fn clears_on_return(&self) -> bool {
-        self.clear != 0
+        self.back.clears()
     }
 
     /// Chooses whether the buffer is cleared when it goes back (the pool's default otherwise).
     pub fn set_clear_on_return(&mut self, clear: bool) {
-        self.clear = usize::from(clear);
+        self.back = self.back.with_clear(clear);
     }
 
     /// Returns the buffer now, cleared (`Return(array, clearArray: true)`).
     pub fn return_cleared(mut self) {
-        self.clear = 1;
+        self.back = self.back.with_clear(true);
     }
 
     /// Returns the buffer now, not cleared: the next renter sees its contents.
     pub fn return_uncleared(mut self) {
-        self.clear = 0;
+        self.back = self.back.with_clear(false);
     }
 
     /// Keeps the buffer for good: it never goes back (the "forgot to return" case, on purpose).
     pub fn detach(mut self) -> Box<[T]> {
         // The guard's drop then returns an empty buffer, which every pool ignores.
+        self.back = Back::DETACHED;
         std::mem::take(&mut self.buf)
     }
 }
@@ -175,14 +254,16 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Deref for Rented<'_, T, P> {
     type Target = [T];
     #[inline]
     fn deref(&self) -> &[T] {
-        &self.buf[..self.len]
+        // `len <= buf.len()` always holds; `get` instead of indexing leaves no panic path, so
+        // the guard has no unwinding edge to keep it in memory and stays in registers.
+        self.buf.get(..self.len).unwrap_or_default()
     }
 }
 
 impl<T: Element, P: ReturnTo<T> + ?Sized> DerefMut for Rented<'_, T, P> {
     #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
-        &mut self.buf[..self.len]
+        self.buf.get_mut(..self.len).unwrap_or_default()
     }
 }
 
@@ -192,10 +273,10 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
     // which cost more than the return itself.
     #[inline]
     fn drop(&mut self) {
+        // No emptiness test here: a detached guard's `back` is never the hot path, and the
+        // pools' slow paths ignore an empty buffer.
         let buf = std::mem::take(&mut self.buf);
-        if !buf.is_empty() {
-            self.pool.give_back(buf, self.clear != 0);
-        }
+        self.pool.give_back(buf, self.back);
     }
 }
 

@@ -16,10 +16,13 @@
 //!   `cliff`).
 //! - [`chunking`]: what each chunk costs, by strategy and source kind (chapter 7, `chunking`).
 //! - [`size_specialized`]: what a const-generic rent resolves at compile time (chapter 8, `size-specialized`).
+//! - [`method`]: the bench's paired-round method on the wasm pool, timed in the reader's browser
+//!   (Method chapter, `method`).
 
 pub mod capacity;
 pub mod chunking;
 pub mod cliff;
+pub mod method;
 pub mod return_contract;
 pub mod size_specialized;
 pub mod stale_data;

@@ -15,6 +15,7 @@ mod chunking;
 mod cliff;
 mod dom;
 mod fields;
+mod method;
 mod progress;
 mod quiz;
 mod return_contract;
@@ -64,6 +65,7 @@ fn mount_widget(root: &Element) -> Result<(), String> {
         Some("cliff") => cliff::mount(root),
         Some("chunking") => chunking::mount(root),
         Some("size-specialized") => size_specialized::mount(root),
+        Some("method") => method::mount(root),
         Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
         None => Err("mount point without a widget name".into()),
     }
