@@ -79,8 +79,9 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
 fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
     let details = details(key, f, file);
     let attrs = format!(
-        "class=\"lab-fig{}\" data-fig=\"{key}\" data-machine=\"{}\"",
+        "class=\"lab-fig{}\" data-fig=\"{}\" data-machine=\"{}\"",
         if citable(f) { "" } else { " lab-unfit" },
+        escape(key),
         escape(&file.machine.id)
     );
     if citable(f) {

@@ -37,7 +37,8 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
     let dir = direction(f, 1.0);
     let words = verdict_words(f, &less, &more);
     let mut html = format!(
-        "<span class=\"lab-data-verdict\" data-verdict=\"{key}\" data-machine=\"{}\" data-direction=\"{}\">{}</span>",
+        "<span class=\"lab-data-verdict\" data-verdict=\"{}\" data-machine=\"{}\" data-direction=\"{}\">{}</span>",
+        escape(key),
         escape(&file.machine.id),
         dir.as_str(),
         escape(&words)
