@@ -179,7 +179,7 @@ fn a_link_restores_a_state_and_hostile_links_get_messages() {
             Some("#stale-data:stale-clear=true&stale-predict=0&stale-step=3"),
         )
         .unwrap();
-    let w = mount(r#"<div data-lab-widget="stale-data"></div>"#);
+    let w = mount_linked(r#"<div data-lab-widget="stale-data"></div>"#);
     assert_eq!(at(&w, "stale-steps"), 3);
     assert_eq!(text(&w, "stale-leaked"), "0");
     assert_eq!(
@@ -195,8 +195,11 @@ fn a_link_restores_a_state_and_hostile_links_get_messages() {
             Some("#stale-data:stale-read=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&stale-step=zz"),
         )
         .unwrap();
-    let w = mount(r#"<div data-lab-widget="stale-data"></div>"#);
-    assert!(text(&w, "stale-error").contains("is not a number"));
+    let w = mount_linked(r#"<div data-lab-widget="stale-data"></div>"#);
+    // The hostile value is shown as text, with the field's usual message.
+    let e = text(&w, "stale-error");
+    assert!(e.starts_with("Bytes to read: “<img src=x"), "{e}");
+    assert!(e.contains("has a space inside"), "{e}");
     assert!(w.query_selector("img").unwrap().is_none());
     history
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))

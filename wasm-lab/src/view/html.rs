@@ -227,7 +227,7 @@ fn spans(s: &Spans) -> String {
         .spans
         .iter()
         .map(|sp| {
-            let tag = if sp.class == "lab-leak" {
+            let tag = if sp.class == "lab-leak" && s.class == "lab-text" {
                 "mark"
             } else {
                 "span"

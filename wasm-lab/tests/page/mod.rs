@@ -8,8 +8,20 @@ pub fn page() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// Puts `html` (mount points) into the page and lets the lab mount it.
+/// Puts `html` (mount points) into the page and lets the lab mount it, from a link without
+/// widget state (an earlier test's edits live in the link).
 pub fn mount(html: &str) -> Element {
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    mount_linked(html)
+}
+
+/// Mounts `html` with the link as it is (a test of linked state sets it first).
+pub fn mount_linked(html: &str) -> Element {
     let host = page().create_element("div").unwrap();
     host.set_inner_html(html);
     page().body().unwrap().append_child(&host).unwrap();

@@ -7,6 +7,7 @@ use crate::data::Data;
 use crate::directive::{self, Directive};
 
 mod claim;
+mod widget;
 
 /// The chapter with every directive replaced, or every problem found in it.
 pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
@@ -36,7 +37,7 @@ fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
         ("claim", [key, op, bound]) => claim::claim(key, op, bound, data),
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
-        ("lab-widget", [name, options @ ..]) => widget(name, options),
+        ("lab-widget", [name, options @ ..]) => widget::widget(name, options),
         ("lab-quiz", [id]) => quiz(id),
         _ => Err("wrong arguments (see book/preprocessor/src/lib.rs for the forms)".into()),
     }
@@ -222,30 +223,6 @@ fn bucket_table(sizes: &[&str]) -> Result<String, String> {
     }
     html.push_str("</tbody></table>\n\n");
     Ok(html)
-}
-
-fn widget(name: &str, options: &[&str]) -> Result<String, String> {
-    if !wasm_lab::WIDGETS.contains(&name) {
-        return Err(format!(
-            "the lab has no widget `{name}` (it has: {})",
-            wasm_lab::WIDGETS.join(", ")
-        ));
-    }
-    let mut attrs = String::new();
-    for option in options {
-        match option.split_once('=') {
-            Some(("initial", v)) => attrs.push_str(&format!(" data-initial=\"{}\"", escape(v))),
-            _ => {
-                return Err(format!(
-                    "unknown widget option `{option}` (known: initial=…)"
-                ));
-            }
-        }
-    }
-    Ok(format!(
-        "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\"{attrs}>\
-         <p class=\"lab-loading\">Loading the lab… (this widget needs JavaScript and WebAssembly)</p></div>\n\n"
-    ))
 }
 
 fn quiz(id: &str) -> Result<String, String> {
