@@ -54,6 +54,12 @@ pub fn book_url() -> Result<String> {
 
 impl Browser {
     pub async fn start() -> Result<Browser> {
+        Browser::start_with(&[]).await
+    }
+
+    /// A session with more Chromium flags, e.g. `--blink-settings=scriptEnabled=false` for a
+    /// reader without JavaScript.
+    pub async fn start_with(extra: &[&str]) -> Result<Browser> {
         let base = book_url()?;
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let chromedriver = Command::new("/usr/bin/chromedriver")
@@ -76,6 +82,9 @@ impl Browser {
             "--disable-sync",
             "--window-size=1280,1000",
         ] {
+            caps.add_arg(arg)?;
+        }
+        for arg in extra {
             caps.add_arg(arg)?;
         }
         caps.add_arg(&format!("--user-data-dir={}", profile.display()))?;
@@ -109,6 +118,12 @@ impl Browser {
     pub async fn open(&self, page: &str) -> Result<()> {
         self.driver.goto(format!("{}{page}", self.base)).await?;
         self.wait_for_lab().await
+    }
+
+    /// Opens a page without waiting for the lab (a session without JavaScript never loads it).
+    pub async fn open_static(&self, page: &str) -> Result<()> {
+        self.driver.goto(format!("{}{page}", self.base)).await?;
+        Ok(())
     }
 
     pub async fn reload(&self) -> Result<()> {

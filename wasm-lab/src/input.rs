@@ -10,6 +10,7 @@
 //! assert_eq!(parse_size("-5"), Err(InputError::Negative("-5".into())));
 //! ```
 
+use crate::view::f;
 use std::fmt;
 
 /// The largest length a .NET array may have (`Array.MaxLength`); the lab refuses more, as .NET would.
@@ -60,18 +61,18 @@ impl InputError {
     fn grammar(&self) -> String {
         match self {
             InputError::Empty => "type a whole number, e.g. 100".into(),
-            InputError::Negative(s) => format!("“{s}” is negative: type 0 or more"),
+            InputError::Negative(s) => f!("“{s}” is negative: type 0 or more"),
             InputError::NotWhole(s) => {
-                format!("“{s}” is not a whole number: type it in digits, e.g. 100000")
+                f!("“{s}” is not a whole number: type it in digits, e.g. 100000")
             }
-            InputError::NotANumber(s) => format!("“{s}” is not a number: type digits, e.g. 4096"),
-            InputError::TooLarge(s) => format!("“{s}” is too large for this field"),
+            InputError::NotANumber(s) => f!("“{s}” is not a number: type digits, e.g. 4096"),
+            InputError::TooLarge(s) => f!("“{s}” is too large for this field"),
             InputError::Grouping(s) => {
-                format!("“{s}” is not one number: commas only group digits in threes (1,048,576)")
+                f!("“{s}” is not one number: commas only group digits in threes (1,048,576)")
             }
-            InputError::Space(s) => format!(
-                "“{s}” has a space inside: type one number, grouping digits with commas (1,000)"
-            ),
+            InputError::Space(s) => {
+                f!("“{s}” has a space inside: type one number, grouping digits with commas (1,000)")
+            }
         }
     }
 }
@@ -166,7 +167,7 @@ fn exact(body: &str) -> Result<Option<u64>, Bad> {
     if frac.len() as u64 > u64::from(exponent) {
         return Err(Bad::NotWhole);
     }
-    let digits = format!("{int}{frac}");
+    let digits = f!("{int}{frac}");
     let zeros = exponent - frac.len() as u32;
     let mut value: u64 = 0;
     for c in digits.chars() {
@@ -221,12 +222,12 @@ fn ungroup(int: &str) -> Result<String, Bad> {
 pub fn field_number(name: &str, text: &str, max: u64) -> Result<u64, String> {
     match parse_number(text) {
         Ok(n) if n <= max => Ok(n),
-        Ok(_) | Err(InputError::TooLarge(_)) => Err(format!(
+        Ok(_) | Err(InputError::TooLarge(_)) => Err(f!(
             "{name}: “{}” is more than this field takes (at most {})",
             shown(text),
             group_digits(max)
         )),
-        Err(e) => Err(format!("{name}: {}", e.grammar())),
+        Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
 }
 
@@ -242,9 +243,9 @@ pub fn field_size(name: &str, text: &str) -> Result<u64, String> {
                 .into_iter()
                 .flat_map(char::to_lowercase)
                 .collect();
-            Err(format!("{name}: {first}{}", chars.as_str()))
+            Err(f!("{name}: {first}{}", chars.as_str()))
         }
-        Err(e) => Err(format!("{name}: {}", e.grammar())),
+        Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
 }
 
@@ -252,18 +253,14 @@ pub fn field_size(name: &str, text: &str) -> Result<u64, String> {
 pub fn field_byte(name: &str, text: &str) -> Result<u8, String> {
     match parse_number(text) {
         Ok(n) => u8::try_from(n).map_err(|_| {
-            format!(
+            f!(
                 "{name}: {} does not fit in a byte (0 to 255)",
                 group_digits(n)
             )
         }),
-        Err(InputError::Negative(s)) => {
-            Err(format!("{name}: “{s}” is negative: a byte holds 0 to 255"))
-        }
-        Err(InputError::TooLarge(s)) => {
-            Err(format!("{name}: “{s}” does not fit in a byte (0 to 255)"))
-        }
-        Err(e) => Err(format!("{name}: {}", e.grammar())),
+        Err(InputError::Negative(s)) => Err(f!("{name}: “{s}” is negative: a byte holds 0 to 255")),
+        Err(InputError::TooLarge(s)) => Err(f!("{name}: “{s}” does not fit in a byte (0 to 255)")),
+        Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
 }
 

@@ -1,5 +1,8 @@
 //! Widget views that measure with the counting allocator, natively: the static default the
 //! book's build prints for them, and their wording at the edges.
+//!
+//! Native only: the wasm build registers the counting allocator itself.
+#![cfg(not(target_arch = "wasm32"))]
 
 use wasm_lab::alloc_count::CountingAlloc;
 use wasm_lab::view::{self, Env, Inputs};

@@ -34,7 +34,7 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                 ("empty", None) => "none (empty buffer)".into(),
                 _ => "none (not pooled)".into(),
             };
-            let announce = format!(
+            let announce = f!(
                 "{} bytes: a buffer of {}, {} wasted.",
                 group_digits(request),
                 group_digits(c.length),
@@ -49,12 +49,12 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                         pair(
                             "Share of the buffer wasted",
                             "calc-percent",
-                            format!("{:.1} %", c.wasted_percent),
+                            f!("{:.1} %", c.wasted_percent),
                         ),
                         pair(
                             "Excess over the request",
                             "calc-excess",
-                            format!("{:.1} %", c.excess_percent),
+                            f!("{:.1} %", c.excess_percent),
                         ),
                     ]),
                     Part::Note {

@@ -46,7 +46,7 @@ fn setup(inputs: &Inputs) -> Result<Setup, String> {
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", group_digits(n), if n == 1 { one } else { many })
+    f!("{} {}", group_digits(n), if n == 1 { one } else { many })
 }
 
 pub fn view(inputs: &Inputs, _env: &Env) -> View {
@@ -57,7 +57,7 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
     let s = setup(inputs)?;
     let (run, snaps) = run_rounds_traced(s, ROUNDS).map_err(|e| e.to_string())?;
     let capacity = group_digits(run.capacity);
-    let formula = format!(
+    let formula = f!(
         "1 + {} × {} = {capacity}",
         group_digits(s.partitions),
         group_digits(s.arrays_per_partition)
@@ -67,7 +67,7 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
     } else if run.pooled {
         group_digits(run.buffer_length)
     } else {
-        format!(
+        f!(
             "{} (over the largest bucket: exact length, never pooled)",
             group_digits(run.buffer_length)
         )
@@ -84,21 +84,18 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
         .map(|r| {
             let n = r.round;
             Row {
-                id: Some(format!("cap-round-{n}")),
+                id: Some(f!("cap-round-{n}")),
                 cells: vec![
                     cell("", n.to_string()),
-                    cell(format!("cap-r{n}-new"), group_digits(r.allocated_buffers)),
-                    cell(format!("cap-r{n}-bytes"), group_digits(r.allocated_bytes)),
+                    cell(f!("cap-r{n}-new"), group_digits(r.allocated_buffers)),
+                    cell(f!("cap-r{n}-bytes"), group_digits(r.allocated_bytes)),
                     cell(
-                        format!("cap-r{n}-counted"),
+                        f!("cap-r{n}-counted"),
                         r.counted_bytes
                             .map_or("(not counted)".to_string(), group_digits),
                     ),
-                    cell(format!("cap-r{n}-kept"), group_digits(r.kept_after_return)),
-                    cell(
-                        format!("cap-r{n}-kept-bytes"),
-                        group_digits(r.retained_bytes),
-                    ),
+                    cell(f!("cap-r{n}-kept"), group_digits(r.kept_after_return)),
+                    cell(f!("cap-r{n}-kept-bytes"), group_digits(r.retained_bytes)),
                 ],
                 ..Row::default()
             }
@@ -113,18 +110,18 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
     let why = if !run.pooled {
         "Buffers of this size never go back into the pool: every round allocates all K.".to_string()
     } else if later == 0 {
-        format!(
+        f!(
             "K = {} fits in {formula}: after the first round every rent is served from the pool.",
             group_digits(s.held)
         )
     } else {
-        format!(
+        f!(
             "K = {} is over {formula}: each round, {} dropped on return and allocated again on the next rent.",
             group_digits(s.held),
             plural(later, "buffer is", "buffers are")
         )
     };
-    let announce = format!(
+    let announce = f!(
         "Kept per size {formula}; round 2 allocates {}.",
         plural(later, "new buffer", "new buffers")
     );
@@ -194,10 +191,10 @@ pub fn steps(snaps: &[Snap], s: &Setup, length: u64) -> Vec<Step> {
                 holders: vec![Holder {
                     name: "your code".into(),
                     buf: None,
-                    note: format!("holds {}", plural(snap.held, "buffer", "buffers")),
+                    note: f!("holds {}", plural(snap.held, "buffer", "buffers")),
                 }],
                 dropped: if snap.dropped > 0 {
-                    format!(
+                    f!(
                         "{} dropped at this step",
                         plural(snap.dropped, "buffer", "buffers")
                     )

@@ -116,7 +116,7 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
         let (la, lb) = cost(r.later);
         let opt = |v: Option<u64>| v.map_or("—".to_string(), group_digits);
         rows.push(Row {
-            id: Some(format!("row-{}", strategy_key(r.strategy))),
+            id: Some(f!("row-{}", strategy_key(r.strategy))),
             data: None,
             selected: r.strategy == strategy,
             cells: vec![
@@ -144,14 +144,14 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
     } else if lens.is_empty() {
         "none (borrowed, no copy)".to_string()
     } else if lens.len() > 8 {
-        format!(
+        f!(
             "{} blocks: {}, …, {}",
             lens.len(),
             lens[..3].join(", "),
             lens[lens.len() - 2..].join(", ")
         )
     } else {
-        format!(
+        f!(
             "{} block{}: {}",
             lens.len(),
             if lens.len() == 1 { "" } else { "s" },
@@ -162,8 +162,8 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
     let (la, lb) = cost(row.later);
     let dotnet = match (row.dotnet_first_bytes, row.dotnet_later_bytes) {
         _ if len == 0 => "— (no chunks)".to_string(),
-        (Some(f), Some(l)) => format!("{}, {}", group_digits(f), group_digits(l)),
-        (Some(f), None) => format!("{}, — (one chunk)", group_digits(f)),
+        (Some(f), Some(l)) => f!("{}, {}", group_digits(f), group_digits(l)),
+        (Some(f), None) => f!("{}, — (one chunk)", group_digits(f)),
         _ => "— (not a .NET path)".to_string(),
     };
     // The first chunk's arrays drawn as boxes, widest last: the growth a reader should see.
@@ -186,7 +186,7 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
                 class: "lab-block",
                 id: None,
                 text: group_digits(b.len() as u64),
-                title: Some(format!(
+                title: Some(f!(
                     "{} elements, {}% of the largest",
                     group_digits(b.len() as u64),
                     (b.len() * 100).div_ceil(widest)
@@ -194,7 +194,7 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
             })
             .collect(),
     };
-    let announce = format!(
+    let announce = f!(
         "{}: first chunk {} allocations, {} bytes.",
         row.strategy.name(),
         fa,
@@ -206,12 +206,12 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
         pair(
             "First chunk: allocations, bytes",
             "chunk-first",
-            format!("{fa}, {fb}"),
+            f!("{fa}, {fb}"),
         ),
         pair(
             "Later chunk: allocations, bytes",
             "chunk-later",
-            format!("{la}, {lb}"),
+            f!("{la}, {lb}"),
         ),
         pair(
             ".NET: first, later chunk bytes (headers included)",

@@ -55,8 +55,8 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let n = field_size("Request", inputs.get("cliff-input"))?;
     let c = cliff(n, elem);
     let pool_bucket = match (c.pool_index, c.pool_length) {
-        (Some(i), Some(l)) => format!("{i}, {}", group_digits(l)),
-        (None, Some(l)) => format!("none: exact {} (not pooled)", group_digits(l)),
+        (Some(i), Some(l)) => f!("{i}, {}", group_digits(l)),
+        (None, Some(l)) => f!("none: exact {} (not pooled)", group_digits(l)),
         _ => "none: the empty array".to_string(),
     };
     let pool_loh = if c.pool_pushes_into_loh {
@@ -65,22 +65,22 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         yes_no(c.pool_in_loh).to_string()
     };
     let glibc_mmap = if c.glibc_at_threshold {
-        format!(
+        f!(
             "yes (≥ {}): mmap unless the heap can serve it",
             group_digits(GLIBC_MMAP_THRESHOLD)
         )
     } else {
-        format!(
+        f!(
             "no (< {}): served from the heap",
             group_digits(GLIBC_MMAP_THRESHOLD)
         )
     };
     let after = match c.glibc_threshold_after_free {
-        Some(t) => format!("raised to {}", group_digits(t)),
+        Some(t) => f!("raised to {}", group_digits(t)),
         None => "unchanged".to_string(),
     };
     let rust_pool = match c.rust_pool_bytes {
-        Some(b) => format!(
+        Some(b) => f!(
             "{} bytes: {}",
             group_digits(b),
             if c.rust_pool_at_threshold {
@@ -94,10 +94,10 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let wasm = match env.wasm_pages {
         None => "measured only in your browser".to_string(),
         Some(_) if c.rust_bytes > MAX_TRY_BYTES => {
-            format!("not tried (over {} bytes)", group_digits(MAX_TRY_BYTES))
+            f!("not tried (over {} bytes)", group_digits(MAX_TRY_BYTES))
         }
         Some(probe) => match probe(c.rust_bytes) {
-            Some((a, b, d)) => format!(
+            Some((a, b, d)) => f!(
                 "{a} → {b} → {d} pages of 64 KiB ({} → {} → {} bytes)",
                 group_digits(a as u64 * WASM_PAGE),
                 group_digits(b as u64 * WASM_PAGE),
@@ -107,7 +107,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         },
     };
     let why = if c.pool_pushes_into_loh {
-        format!(
+        f!(
             "new {}[{}] is {} bytes and stays in gen 0, but the pool allocates a {}-element array: {} bytes with the header, in the LOH.",
             elem.key(),
             group_digits(n),
@@ -116,13 +116,13 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
             group_digits(dotnet_object_bytes(c.pool_length.unwrap_or(0), elem.size()))
         )
     } else {
-        format!(
+        f!(
             ".NET counts the 24-byte header: {} + 24 = {} bytes against the 85,000-byte threshold. glibc adds its 8-byte size word and rounds to 16.",
             group_digits(c.rust_bytes),
             group_digits(c.dotnet_bytes)
         )
     };
-    let announce = format!(
+    let announce = f!(
         "new {}[{}]: {} bytes, {} the large-object heap; the pool's array {}.",
         elem.key(),
         group_digits(n),

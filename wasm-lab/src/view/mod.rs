@@ -16,6 +16,21 @@
 //! assert!(view::html::slot(&v.slots[0]).contains(">128<"));
 //! ```
 
+/// `format!` through one shared, non-inlined call: `format!` inlines its fast path at every
+/// call site, and the wasm build is shipped to every reader.
+macro_rules! f {
+    ($($t:tt)*) => {
+        $crate::view::fmt(format_args!($($t)*))
+    };
+}
+pub(crate) use f;
+
+#[doc(hidden)]
+#[inline(never)]
+pub fn fmt(args: std::fmt::Arguments<'_>) -> String {
+    std::fmt::format(args)
+}
+
 pub mod bucket_rounding;
 pub mod capacity;
 pub mod chunking;
@@ -225,12 +240,12 @@ impl Inputs {
 
 /// The state key of slot `slot`'s step.
 pub fn step_key(slot: &str) -> String {
-    format!("{slot}-step")
+    f!("{slot}-step")
 }
 
 /// The state key of slot `slot`'s prediction.
 pub fn predict_key(slot: &str) -> String {
-    format!("{slot}-predict")
+    f!("{slot}-predict")
 }
 
 // === View ===
@@ -300,7 +315,7 @@ pub fn sentence(text: &str) -> String {
     if text.ends_with(['.', '!', '?', ':']) {
         text.to_string()
     } else {
-        format!("{text}.")
+        f!("{text}.")
     }
 }
 

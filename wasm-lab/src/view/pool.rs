@@ -91,7 +91,7 @@ fn label(i: usize) -> String {
     if i < 26 {
         letter.to_string()
     } else {
-        format!("{letter}{}", i / 26)
+        f!("{letter}{}", i / 26)
     }
 }
 
@@ -136,18 +136,18 @@ impl PoolView {
                 .enumerate()
                 .map(|(i, p)| {
                     let names: Vec<&str> = p.buffers.iter().map(|b| b.label.as_str()).collect();
-                    format!(
+                    f!(
                         "p{i} [{}]{}",
                         names.join(" "),
                         if p.more > 0 {
-                            format!("+{}", p.more)
+                            f!("+{}", p.more)
                         } else {
                             String::new()
                         }
                     )
                 })
                 .collect();
-            out.push(format!(
+            out.push(f!(
                 "{}: slot {} | {}",
                 bucket.length,
                 b(&bucket.slot),
@@ -157,7 +157,7 @@ impl PoolView {
         let holders: Vec<String> = self
             .holders
             .iter()
-            .map(|h| format!("{}={}", h.name, b(&h.buf)))
+            .map(|h| f!("{}={}", h.name, b(&h.buf)))
             .collect();
         out.push(holders.join(" "));
         if !self.dropped.is_empty() {

@@ -87,7 +87,7 @@ fn yes_no(b: bool) -> &'static str {
 fn accepted(outcome: &Option<String>, ok: &str) -> String {
     outcome
         .as_ref()
-        .map_or(ok.to_string(), |e| format!("error: {e}"))
+        .map_or(ok.to_string(), |e| f!("error: {e}"))
 }
 
 pub fn view(inputs: &Inputs, env: &Env) -> View {
@@ -122,7 +122,7 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
     let twice = inputs.checked("dr-twice");
     let value = field_byte("r1[0]", inputs.get("dr-value"))?;
     let (r, snaps) = double_return_traced(value, twice, checked).map_err(|e| e.to_string())?;
-    let question = format!(
+    let question = f!(
         "{}`r1 = pool.Rent(64); r2 = pool.Rent(64);` — do `r1` and `r2` share one buffer?",
         if twice {
             "After the second `Return(x)`, "
@@ -144,7 +144,7 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
                 problem: (!predicted.is_empty())
                     .then(|| "Your prediction: choose yes or no".to_string()),
             })],
-            format!("Predict first: {}", question.replace('`', "")),
+            f!("Predict first: {}", question.replace('`', "")),
         ));
     }
     let mut parts = Vec::new();
@@ -154,7 +154,7 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
         parts.push(Part::Verdict(Verdict {
             id: "dr-verdict",
             held,
-            text: format!(
+            text: f!(
                 "Your prediction {}: `r1` and `r2` {}.",
                 if held { "held" } else { "did not hold" },
                 if r.same_buffer {
@@ -171,7 +171,7 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
     } else {
         steps.len() - 1
     };
-    let announce = format!("Step {} of {}: {}.", at + 1, steps.len(), steps[at].text);
+    let announce = f!("Step {} of {}: {}.", at + 1, steps.len(), steps[at].text);
     parts.push(Part::Steps(Steps {
         id: "dr-steps",
         steps,
@@ -288,7 +288,7 @@ fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
     let without = forgotten_return(n, false).map_err(|e| e.to_string())?;
     let bytes = |f: &Forgotten| {
         f.alloc.map_or("—".into(), |a| {
-            format!("{} B", group_digits(a.bytes_allocated))
+            f!("{} B", group_digits(a.bytes_allocated))
         })
     };
     Ok(vec![Part::Pairs(vec![
@@ -310,7 +310,7 @@ fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
         pair(
             "Bytes allocated, `finally` / forgotten",
             "mf-bytes",
-            format!("{} / {}", bytes(&with), bytes(&without)),
+            f!("{} / {}", bytes(&with), bytes(&without)),
         ),
     ])])
 }

@@ -32,8 +32,8 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
     View::one(
         "spec",
         parse_sizes(inputs.get("spec-input"))
-            .map_err(|e| format!("Sizes: {e}"))
-            .and_then(|sizes| monomorphize(&sizes).map_err(|e| format!("Sizes: {e}")))
+            .map_err(|e| f!("Sizes: {e}"))
+            .and_then(|sizes| monomorphize(&sizes).map_err(|e| f!("Sizes: {e}")))
             .map(|m| {
                 let rows = m
                     .rows
@@ -54,9 +54,10 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                         ],
                     })
                     .collect();
-                let announce = format!(
+                let announce = f!(
                     "{} sizes, {} bucket-specialized paths.",
-                    m.distinct_sizes, m.distinct_buckets
+                    m.distinct_sizes,
+                    m.distinct_buckets
                 );
                 (
                     vec![

@@ -80,7 +80,7 @@ pub fn form(_initial: &str) -> Form {
 }
 
 fn scenario(inputs: &Inputs) -> Result<Scenario, String> {
-    let line = |id: &str, who: &str| parse_line(inputs.get(id)).map_err(|e| format!("{who}: {e}"));
+    let line = |id: &str, who: &str| parse_line(inputs.get(id)).map_err(|e| f!("{who}: {e}"));
     Ok(Scenario {
         first_size: field_size("First renter's size", inputs.get("stale-size1"))?,
         first: line("stale-line1", "First renter's line")?,
@@ -99,7 +99,7 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
 fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let s = scenario(inputs)?;
     let (o, snaps) = run_traced(&s).map_err(|e| e.to_string())?;
-    let question = format!(
+    let question = f!(
         "The next renter writes {} and reads {}. How many of the bytes it reads did it *not* write — bytes of the first renter's order?",
         bytes(s.second.len() as u64),
         bytes(s.read)
@@ -114,7 +114,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
                 choices: Vec::new(),
                 problem: None,
             })],
-            format!("Predict first: {question}"),
+            f!("Predict first: {question}"),
         ));
     }
     let mut parts = Vec::new();
@@ -127,9 +127,9 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
                         id: "stale-predict",
                         question,
                         choices: Vec::new(),
-                        problem: Some(format!("Your prediction: {e}")),
+                        problem: Some(f!("Your prediction: {e}")),
                     })],
-                    format!("Your prediction could not be read: {e}."),
+                    f!("Your prediction could not be read: {e}."),
                 ));
             }
         }
@@ -140,7 +140,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     } else {
         steps.len() - 1
     });
-    let announce = format!("Step {} of {}: {}.", at + 1, steps.len(), steps[at].text);
+    let announce = f!("Step {} of {}: {}.", at + 1, steps.len(), steps[at].text);
     parts.push(Part::Steps(Steps {
         id: "stale-steps",
         steps,
@@ -151,19 +151,19 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
 }
 
 fn bytes(n: u64) -> String {
-    format!("{} byte{}", group_digits(n), if n == 1 { "" } else { "s" })
+    f!("{} byte{}", group_digits(n), if n == 1 { "" } else { "s" })
 }
 
 fn verdict(n: u64, o: &Outcome) -> Verdict {
     let leaked = o.leaked as u64;
     let held = n == leaked;
     let text = if held {
-        format!(
+        f!(
             "Your prediction held: the next renter reads {} it did not write.",
             bytes(leaked)
         )
     } else {
-        format!(
+        f!(
             "Your prediction did not hold: you said {}, the lab's pool leaks {}.",
             group_digits(n),
             bytes(leaked)
@@ -265,8 +265,8 @@ fn outcome(o: &Outcome) -> Vec<Part> {
         hex.push(Span {
             class: class(i, b, o.own),
             id: None,
-            text: format!("{b:02x}"),
-            title: Some(format!("offset {i}")),
+            text: f!("{b:02x}"),
+            title: Some(f!("offset {i}")),
         });
     }
     vec![

@@ -12,9 +12,9 @@ pub fn encode(name: &str, inputs: &Inputs) -> String {
     let pairs: Vec<String> = inputs
         .pairs()
         .iter()
-        .map(|(k, v)| format!("{}={}", escape(k), escape(v)))
+        .map(|(k, v)| f!("{}={}", escape(k), escape(v)))
         .collect();
-    format!("#{name}:{}", pairs.join("&"))
+    f!("#{name}:{}", pairs.join("&"))
 }
 
 fn escape(text: &str) -> String {
@@ -24,7 +24,7 @@ fn escape(text: &str) -> String {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' | b';' => {
                 out.push(b as char)
             }
-            b => out.push_str(&format!("%{b:02X}")),
+            b => out.push_str(&f!("%{b:02X}")),
         }
     }
     out

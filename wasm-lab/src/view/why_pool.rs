@@ -52,7 +52,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         c.map_or((dash(), dash()), |c| {
             (
                 group_digits(c.allocations),
-                format!("{} B", group_digits(c.bytes)),
+                f!("{} B", group_digits(c.bytes)),
             )
         })
     };
@@ -84,15 +84,15 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         .map(|((name, key), (allocs, bytes))| Row {
             cells: vec![
                 cell("", name.replace('`', "")),
-                cell(format!("why-{key}-allocs"), allocs),
-                cell(format!("why-{key}-bytes"), bytes),
+                cell(f!("why-{key}-allocs"), allocs),
+                cell(f!("why-{key}-bytes"), bytes),
             ],
             ..Row::default()
         })
         .collect();
     let break_even = match (rounds, r.break_even()) {
         (0, _) => "no rounds run: nothing to compare".to_string(),
-        (_, Some(n)) => format!(
+        (_, Some(n)) => f!(
             "{} (first use {} B ÷ {} B per fresh buffer, rounded up)",
             group_digits(n),
             group_digits(r.first_use_bytes().unwrap_or(0)),
@@ -108,7 +108,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     } else {
         "Counted by the lab's counting allocator when the book was built (requested bytes; the allocator's own headers are not included). In your browser the lab counts again."
     };
-    let announce = format!(
+    let announce = f!(
         "{} fresh rounds allocate {}; the pool allocates {} buffer{}.",
         group_digits(rounds),
         values_bytes(&r.fresh),
@@ -140,5 +140,5 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
 }
 
 fn values_bytes(c: &Counted) -> String {
-    format!("{} bytes", group_digits(c.bytes))
+    f!("{} bytes", group_digits(c.bytes))
 }

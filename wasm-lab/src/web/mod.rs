@@ -56,14 +56,6 @@ fn mount_widget(root: &Element) -> Result<(), String> {
     }
 }
 
-/// The calculator's answer for typed text, as a plain object (for the console and for tests).
-#[wasm_bindgen(js_name = calculate)]
-pub fn calculate_text(text: &str) -> Result<JsValue, JsError> {
-    let request = crate::input::parse_size(text).map_err(|e| JsError::new(&e.to_string()))?;
-    serde_wasm_bindgen::to_value(&crate::calc::calculate(request))
-        .map_err(|e| JsError::new(&e.to_string()))
-}
-
 /// A panic is a bug in the lab: say so plainly in the console instead of an opaque trap.
 fn install_panic_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();

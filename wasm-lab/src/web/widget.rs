@@ -5,12 +5,16 @@
 //!
 //! Nothing here knows a widget: what to show is the view function's, computed natively.
 
+use crate::view::f;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+
+// Every browser call here adds to the JS glue each reader downloads: the layer uses few of
+// them (attributes instead of typed getters, the document's URL instead of `location`).
 
 use super::dom;
 use crate::view::{self, Env, Form, Inputs, Widget, html, predict_key, step_key, url};
@@ -53,10 +57,12 @@ pub fn mount(root: &Element, widget: &'static Widget) -> Result<(), String> {
     let initial = root.get_attribute("data-initial").unwrap_or_default();
     let mut form = (widget.form)(&initial);
     let mut inputs = Inputs::from_form(&form);
-    let hash = web_sys::window()
-        .and_then(|w| w.location().hash().ok())
+    let url = dom::document()
+        .ok()
+        .and_then(|d| d.url().ok())
         .unwrap_or_default();
-    if let Some(linked) = url::decode(widget.name, &hash, &form, &inputs) {
+    let hash = url.find('#').map_or("", |i| &url[i..]);
+    if let Some(linked) = url::decode(widget.name, hash, &form, &inputs) {
         inputs = linked;
     }
     for g in &mut form.groups {
@@ -100,10 +106,10 @@ fn target(e: &Event) -> Option<Element> {
 /// A field or the step slider changed.
 fn edited(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     let Some(t) = target(e) else { return Ok(()) };
-    if t.has_attribute("data-field") {
+    if t.get_attribute("data-field").is_some() {
         let id = t.get_attribute("data-testid").unwrap_or_default();
         let value = if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
-            if i.type_() == "checkbox" {
+            if t.get_attribute("type").as_deref() == Some("checkbox") {
                 i.checked().to_string()
             } else {
                 i.value()
@@ -128,17 +134,15 @@ fn edited(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     Ok(())
 }
 
-/// The slot an element sits in.
+/// The slot an acting element (a step button, the slider, the story) belongs to.
 fn slot_of(el: &Element) -> Option<String> {
-    el.closest("[data-slot]")
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_attribute("data-slot"))
+    el.get_attribute("data-for")
 }
 
 /// A button was pressed.
 fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
-    let Some(button) = target(e).and_then(|t| t.closest("[data-action]").ok().flatten()) else {
+    // Buttons hold only text, so the target is the button itself.
+    let Some(button) = target(e).filter(|t| t.get_attribute("data-action").is_some()) else {
         return Ok(());
     };
     let Some(slot) = slot_of(&button) else {
@@ -146,14 +150,14 @@ fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     };
     match button.get_attribute("data-action").as_deref() {
         Some("predict") => {
-            let value = prediction(&button)?;
+            let value = prediction(root, &slot)?;
             let mut st = s.borrow_mut();
             st.inputs.set(&predict_key(&slot), value);
             st.inputs.set(&step_key(&slot), "0");
             drop(st);
             draw(s, root, true)?;
             // The reader goes on with the steps: focus the story, not a vanished button.
-            focus(root, &format!("[data-slot=\"{slot}\"] .lab-stepper"));
+            focus(root, &f!("[data-slot=\"{slot}\"] .lab-stepper"));
             Ok(())
         }
         Some("repredict") => {
@@ -169,18 +173,14 @@ fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     }
 }
 
-/// The prediction in the fieldset around `button` (`" "` when none is given, which the view
-/// turns into its message).
-fn prediction(button: &Element) -> Result<String, String> {
-    let Some(set) = button.closest("fieldset").ok().flatten() else {
-        return Ok(" ".into());
+/// The prediction made in slot `slot` (`" "` when none is given, which the view turns into its
+/// message).
+fn prediction(root: &Element, slot: &str) -> Result<String, String> {
+    let pick = |what: &str| {
+        root.query_selector(&f!("[data-slot=\"{slot}\"] .lab-predict {what}"))
+            .map_err(|e| dom::describe(&e))
     };
-    let chosen = set
-        .query_selector("input[type=radio]:checked")
-        .map_err(|e| dom::describe(&e))?
-        .or(set
-            .query_selector("input[type=text]")
-            .map_err(|e| dom::describe(&e))?);
+    let chosen = pick("input[type=radio]:checked")?.or(pick("input[type=text]")?);
     Ok(chosen
         .and_then(|i| i.dyn_into::<HtmlInputElement>().ok())
         .map(|i| i.value())
@@ -212,7 +212,7 @@ fn step(s: &Shared, root: &Element, slot: &str, action: &str) -> Result<(), Stri
 /// The step shown and the number of steps of slot `slot`'s story.
 fn stepper(root: &Element, slot: &str) -> Option<(usize, usize)> {
     let el = root
-        .query_selector(&format!("[data-slot=\"{slot}\"] .lab-stepper"))
+        .query_selector(&f!("[data-slot=\"{slot}\"] .lab-stepper"))
         .ok()
         .flatten()?;
     let at = el.get_attribute("data-at")?.parse().ok()?;
@@ -243,7 +243,9 @@ fn tick(s: Shared, root: Element, slot: String, generation: u32) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let callback = Closure::once_into_js(move || {
+    // The listeners' closure type, so the timer needs no glue of its own (its argument is
+    // unused).
+    let callback = Closure::<dyn FnMut(Event)>::new(move |_| {
         if s.borrow().generation != generation {
             return;
         }
@@ -257,30 +259,27 @@ fn tick(s: Shared, root: Element, slot: String, generation: u32) {
             .inputs
             .set(&step_key(&slot), (at + 1).to_string());
         guard(&root, draw(&s, &root, true));
-        tick(s, root, slot, generation);
-    });
+        tick(s.clone(), root.clone(), slot.clone(), generation);
+    })
+    .into_js_value();
     let _ = window
         .set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), PLAY_MS);
 }
 
 /// ← / → step the story while the widget has focus (not while typing in a field).
 fn key(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
-    let Some(k) = e.dyn_ref::<KeyboardEvent>() else {
-        return Ok(());
-    };
+    // Only `keydown` listens here: the event is a keyboard event (no `instanceof` glue).
+    let k = e.unchecked_ref::<KeyboardEvent>();
     let action = match k.key().as_str() {
         "ArrowLeft" => "prev",
         "ArrowRight" => "next",
         _ => return Ok(()),
     };
-    if k.alt_key() || k.ctrl_key() || k.meta_key() || k.shift_key() {
-        return Ok(());
-    }
     let Some(t) = target(e) else { return Ok(()) };
-    let typing = t
-        .dyn_ref::<HtmlInputElement>()
-        .is_some_and(|i| matches!(i.type_().as_str(), "text" | "range" | "number"))
-        || t.dyn_ref::<HtmlSelectElement>().is_some();
+    let typing = matches!(
+        t.get_attribute("type").as_deref(),
+        Some("text" | "range" | "number")
+    ) || t.dyn_ref::<HtmlSelectElement>().is_some();
     if typing {
         return Ok(());
     }
@@ -303,13 +302,15 @@ fn draw(s: &Shared, root: &Element, linked: bool) -> Result<(), String> {
     let st = s.borrow();
     let v = (st.widget.view)(&st.inputs, &env());
     let document = dom::document().map_err(|e| dom::describe(&e))?;
-    let focused = document
-        .active_element()
-        .filter(|a| root.contains(Some(a)))
-        .and_then(|a| a.get_attribute("data-testid"));
+    // Draws follow the reader's own actions in this widget, so the focus is in it.
+    let testid = |d: &web_sys::Document| {
+        d.active_element()
+            .and_then(|a| a.get_attribute("data-testid"))
+    };
+    let focused = testid(&document);
     for slot in &v.slots {
         if let Some(el) = root
-            .query_selector(&format!("[data-slot=\"{}\"]", slot.id))
+            .query_selector(&f!("[data-slot=\"{}\"]", slot.id))
             .map_err(|e| dom::describe(&e))?
         {
             el.set_inner_html(&html::slot(slot));
@@ -322,11 +323,9 @@ fn draw(s: &Shared, root: &Element, linked: bool) -> Result<(), String> {
         a.set_text_content(Some(&v.announce));
     }
     if let Some(id) = focused
-        && document
-            .active_element()
-            .is_none_or(|a| !root.contains(Some(&a)))
+        && testid(&document).as_deref() != Some(id.as_str())
     {
-        focus(root, &format!("[data-testid=\"{id}\"]"));
+        focus(root, &f!("[data-testid=\"{id}\"]"));
     }
     if linked {
         let hash = url::encode(st.widget.name, &st.inputs);
@@ -341,13 +340,9 @@ fn draw(s: &Shared, root: &Element, linked: bool) -> Result<(), String> {
 }
 
 fn focus(root: &Element, selector: &str) {
-    if let Some(el) = root
-        .query_selector(selector)
-        .ok()
-        .flatten()
-        .and_then(|el| el.dyn_into::<HtmlElement>().ok())
-    {
-        let _ = el.focus();
+    if let Some(el) = root.query_selector(selector).ok().flatten() {
+        // Every element the layer focuses is an HTML element (a field, a button, the story).
+        let _ = el.unchecked_into::<HtmlElement>().focus();
     }
 }
 
