@@ -129,6 +129,9 @@ async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
             &state == native && &drawn == native,
             "step {i}: {state:?} / {drawn:?}, lab {native:?}"
         );
+        if i == 1 {
+            common::screenshot(&Browser::find(&w, "cap-steps").await?, "capacity-step-2").await?;
+        }
         if i + 1 < n {
             Browser::find(&w, "cap-steps")
                 .await?

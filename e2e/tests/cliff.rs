@@ -56,7 +56,8 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
     for (typed, says) in [
         ("", "type a whole number"),
         ("-1", "negative"),
-        ("1e9", "whole"),
+        ("2.5", "whole"),
+        ("81 920", "has a space inside"),
     ] {
         Browser::type_into(&w, "cliff-input", typed).await?;
         error_says(&w, "cliff-error", says).await?;

@@ -174,6 +174,9 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
             &drawn == native,
             "step {i}: drawn {drawn:?}, lab {native:?}"
         );
+        if i == 4 {
+            common::screenshot(&w, "stale-data-step-5").await?;
+        }
         if i + 1 < want.len() {
             common::click(&Browser::find(&w, "stale-steps-next").await?).await?;
         }

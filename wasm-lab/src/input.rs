@@ -154,7 +154,11 @@ fn exact(body: &str) -> Result<Option<u64>, Bad> {
             if e.is_empty() || !e.chars().all(|c| c.is_ascii_digit()) {
                 return Err(Bad::NotANumber);
             }
-            (m, e.parse::<u32>().unwrap_or(u32::MAX))
+            // At most 40 characters were typed: the exponent's digits fit a u64 or saturate.
+            let e = e.bytes().fold(0u64, |v, b| {
+                v.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+            });
+            (m, u32::try_from(e).unwrap_or(u32::MAX))
         }
         None => (body, 0),
     };
@@ -235,16 +239,12 @@ pub fn field_number(name: &str, text: &str, max: u64) -> Result<u64, String> {
 pub fn field_size(name: &str, text: &str) -> Result<u64, String> {
     match parse_size(text) {
         Ok(n) => Ok(n),
-        Err(e @ (InputError::Negative(_) | InputError::TooLarge(_))) => {
-            let e = e.to_string();
-            let mut chars = e.chars();
-            let first: String = chars
-                .next()
-                .into_iter()
-                .flat_map(char::to_lowercase)
-                .collect();
-            Err(f!("{name}: {first}{}", chars.as_str()))
-        }
+        Err(InputError::Negative(s)) => Err(f!(
+            "{name}: a size cannot be negative (“{s}”): .NET's Rent throws ArgumentOutOfRangeException"
+        )),
+        Err(InputError::TooLarge(s)) => Err(f!(
+            "{name}: “{s}” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)"
+        )),
         Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
 }

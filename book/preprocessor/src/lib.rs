@@ -9,7 +9,7 @@
 //! | `{{#claim KEY OP VALUE}}` | (VALUE: a number or another figure's key) ✓ when the primary machine's figure supports the sentence (`<`, `<=`, `>`, `>=`), else a visible warning and a build warning |
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
-//! | `{{#lab-widget NAME [initial=…]}}` | a mount point the wasm build brings to life |
+//! | `{{#lab-widget NAME [initial=…]}}` | the widget's default state, drawn from the lab's view model (readable without scripts); the wasm build brings it to life |
 //! | `{{#lab-quiz ID}}` | a live quiz mount point |
 //!
 //! A directive that names a figure, widget or quiz that does not exist fails the build with a

@@ -139,3 +139,13 @@ pub async fn drawn_pool(root: &WebElement) -> Result<(String, String)> {
     }
     Ok((state, parts.join(" ; ")))
 }
+
+/// A screenshot of `el` for a human to look at, when `E2E_SCREENSHOTS` names a directory.
+pub async fn screenshot(el: &WebElement, name: &str) -> Result<()> {
+    if let Ok(dir) = std::env::var("E2E_SCREENSHOTS") {
+        el.scroll_into_view().await?;
+        el.screenshot(&std::path::Path::new(&dir).join(format!("{name}.png")))
+            .await?;
+    }
+    Ok(())
+}

@@ -1,6 +1,6 @@
 //! The bucket calculator's view (chapter 2): a request → the bucket, its length and the waste.
 
-use super::{Env, Field, Form, Inputs, Kind, Part, View, Widget, or, pair};
+use super::{Env, Field, Form, Inputs, Kind, Part, View, Widget, or, pair, sentence};
 use crate::calc::calculate;
 use crate::input::{field_size, group_digits};
 
@@ -59,7 +59,7 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                     ]),
                     Part::Note {
                         id: Some("calc-why"),
-                        text: c.why,
+                        text: sentence(&c.why),
                     },
                 ],
                 announce,

@@ -448,8 +448,12 @@ pub struct Verdict {
 pub fn step_at(inputs: &Inputs, slot: &str, n: usize) -> usize {
     inputs
         .get(&step_key(slot))
-        .parse::<usize>()
-        .ok()
+        .bytes()
+        .try_fold(0usize, |v, b| {
+            b.is_ascii_digit()
+                .then(|| v.checked_mul(10)?.checked_add(usize::from(b - b'0')))
+                .flatten()
+        })
         .filter(|&s| s < n)
         .unwrap_or(0)
 }

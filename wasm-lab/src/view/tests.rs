@@ -347,6 +347,12 @@ fn static_default_of_every_widget() {
             v.slots
         );
         assert!(page.contains("aria-live=\"polite\""), "{}", w.name);
+        // Sentences under the results end with their period (errors do not, by convention).
+        for part in v.slots.iter().flat_map(|s| &s.parts) {
+            if let Part::Note { text, .. } = part {
+                assert!(text.ends_with('.'), "{}: {text:?}", w.name);
+            }
+        }
         assert!(!v.announce.is_empty(), "{}", w.name);
     }
     assert_eq!(WIDGETS.len(), crate::WIDGETS.len());

@@ -24,7 +24,7 @@ fn escape(text: &str) -> String {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b',' | b';' => {
                 out.push(b as char)
             }
-            b => out.push_str(&f!("%{b:02X}")),
+            b => out.push_str(&f!("%{b:02x}")),
         }
     }
     out

@@ -215,8 +215,13 @@ fn stepper(root: &Element, slot: &str) -> Option<(usize, usize)> {
         .query_selector(&f!("[data-slot=\"{slot}\"] .lab-stepper"))
         .ok()
         .flatten()?;
-    let at = el.get_attribute("data-at")?.parse().ok()?;
-    let n = el.get_attribute("data-steps")?.parse().ok()?;
+    // Numbers this layer wrote itself: read them with the lab's own reader.
+    let read = |name: &str| {
+        crate::input::parse_number(&el.get_attribute(name)?)
+            .ok()
+            .and_then(|v| usize::try_from(v).ok())
+    };
+    let (at, n) = (read("data-at")?, read("data-steps")?);
     Some((at, n))
 }
 
