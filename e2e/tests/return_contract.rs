@@ -182,6 +182,10 @@ async fn double_return_predicted_then_stepped() -> Result<()> {
             &state == native && &drawn == native,
             "step {i}: {state:?} / {drawn:?}, lab {native:?}"
         );
+        if i == 2 {
+            let dr = Browser::find(&w, "dr-result").await?;
+            common::screenshot(&dr, "double-return-step-3").await?;
+        }
         if i + 1 < want.len() {
             Browser::find(&w, "dr-steps")
                 .await?

@@ -293,11 +293,11 @@ fn steps(slot: &str, s: &Steps) -> String {
          <span data-testid=\"{id}-count\">Step {} of {n}</span></div>\
          <ol class=\"lab-steps\" data-testid=\"{id}-log\">{log}</ol>{pool}</div>",
         at + 1,
-        button("first", "⏮", "First step", at == 0),
+        button("first", "|◀", "First step", at == 0),
         button("prev", "◀ Back", "Step back", at == 0),
         button("play", "▶ Play", "Play the steps", at + 1 >= n),
         button("next", "Forward ▶", "Step forward", at + 1 >= n),
-        button("last", "⏭", "Last step", at + 1 >= n),
+        button("last", "▶|", "Last step", at + 1 >= n),
         n.saturating_sub(1),
         at + 1,
     )

@@ -1,5 +1,5 @@
 //! The pool drawn: a snapshot of the real pool's buckets (thread slot, partitions), who holds
-//! which buffer, and a buffer's bytes. Built from [`Layout`](crate::pool::Layout), so a drawing
+//! which buffer, and a buffer's bytes. Built from [`Layout`], so a drawing
 //! is the pool's own state after a step, never a model of it.
 
 use crate::pool::Layout;
