@@ -70,7 +70,7 @@ pub async fn session() -> Result<Session> {
         *shared = None;
     }
     if shared.is_none() {
-        let b = Browser::launch().await?;
+        let b = Browser::launch(&[]).await?;
         b.reset().await?;
         *shared = Some(b);
     }
@@ -139,10 +139,16 @@ pub fn book_url() -> Result<String> {
 impl Browser {
     /// A browser of this test's own (prefer [`session`], which shares one per test file).
     pub async fn start() -> Result<Browser> {
-        Browser::launch().await
+        Browser::launch(&[]).await
     }
 
-    async fn launch() -> Result<Browser> {
+    /// A browser of this test's own with more Chromium flags, e.g.
+    /// `--blink-settings=scriptEnabled=false` for a reader without JavaScript.
+    pub async fn start_with(extra: &[&str]) -> Result<Browser> {
+        Browser::launch(extra).await
+    }
+
+    async fn launch(extra: &[&str]) -> Result<Browser> {
         let base = book_url()?;
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
         let profile =
@@ -175,6 +181,9 @@ impl Browser {
             "--disable-sync",
             "--window-size=1280,1000",
         ] {
+            caps.add_arg(arg)?;
+        }
+        for arg in extra {
             caps.add_arg(arg)?;
         }
         caps.add_arg(&format!("--user-data-dir={}", profile.display()))?;
@@ -235,6 +244,12 @@ impl Browser {
     pub async fn open(&self, page: &str) -> Result<()> {
         self.driver.goto(format!("{}{page}", self.base)).await?;
         self.wait_for_lab().await
+    }
+
+    /// Opens a page without waiting for the lab (a session without JavaScript never loads it).
+    pub async fn open_static(&self, page: &str) -> Result<()> {
+        self.driver.goto(format!("{}{page}", self.base)).await?;
+        Ok(())
     }
 
     pub async fn reload(&self) -> Result<()> {

@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, ensure};
-use common::{error_says, no_error, widget};
+use common::{absent, drawn_pool, error_says, no_error, predict, step_at, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::scenario::return_contract::{
@@ -71,6 +71,7 @@ async fn widget_shows_each_breach_live() -> Result<()> {
     let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "return-contract").await?;
+    predict(&w, "dr-predict", "yes").await?;
     // The chapter's defaults are the article's values.
     check_all(&w, false, (11, 200, 99, 128, 77, 10)).await?;
     ensure!(Browser::text(&w, "dr-r2").await? == "11");
@@ -126,9 +127,10 @@ async fn widget_explains_bad_input() -> Result<()> {
     let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "return-contract").await?;
+    predict(&w, "dr-predict", "yes").await?;
     for (id, error, typed, says) in [
         ("dr-value", "dr-error", "300", "does not fit in a byte"),
-        ("uar-fresh", "uar-error", "-2", "cannot be negative"),
+        ("uar-fresh", "uar-error", "-2", "is negative"),
         (
             "fr-length",
             "fr-error",
@@ -144,6 +146,56 @@ async fn widget_explains_bad_input() -> Result<()> {
             .with_context(|| format!("{id}={typed}"))?;
         Browser::type_into(&w, id, "16").await?;
         no_error(&w, error).await?;
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn double_return_predicted_then_stepped() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b, "return-contract").await?;
+    ensure!(
+        absent(&w, "dr-same").await?,
+        "the outcome shows before a prediction"
+    );
+    predict(&w, "dr-predict", "no").await?;
+    let v = Browser::find(&w, "dr-verdict").await?;
+    ensure!(v.attr("data-held").await?.as_deref() == Some("false"));
+    common::click(&Browser::find(&w, "dr-verdict-again").await?).await?;
+    predict(&w, "dr-predict", "yes").await?;
+    let v = Browser::find(&w, "dr-verdict").await?;
+    ensure!(v.attr("data-held").await?.as_deref() == Some("true"));
+    let (_, snaps) = wasm_lab::scenario::return_contract::double_return_traced(11, true, false)?;
+    let want: Vec<String> = wasm_lab::view::return_contract::steps(&snaps)
+        .iter()
+        .map(|s| s.pool.as_ref().map(|p| p.signature()).unwrap_or_default())
+        .collect();
+    // The same buffer twice in the pool, then in two renters' hands.
+    ensure!(want[2] == "64: slot A | p0 [A] ; x=A", "{want:?}");
+    ensure!(want[4] == "64: slot - | p0 [] ; x=A r1=A r2=A", "{want:?}");
+    for (i, native) in want.iter().enumerate() {
+        ensure!(step_at(&w, "dr-steps").await? == i);
+        let (state, drawn) = drawn_pool(&w).await?;
+        ensure!(
+            &state == native && &drawn == native,
+            "step {i}: {state:?} / {drawn:?}, lab {native:?}"
+        );
+        if i == 2 {
+            let dr = Browser::find(&w, "dr-result").await?;
+            common::screenshot(&dr, "double-return-step-3").await?;
+        }
+        if i + 1 < want.len() {
+            Browser::find(&w, "dr-steps")
+                .await?
+                .send_keys(Key::Right)
+                .await?;
+        }
+    }
+    for i in (0..want.len() - 1).rev() {
+        common::click(&Browser::find(&w, "dr-steps-prev").await?).await?;
+        ensure!(drawn_pool(&w).await?.1 == want[i], "back to step {i}");
     }
     b.assert_no_errors().await?;
     b.quit().await

@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, anyhow, ensure};
-use common::{error_says, no_error, widget};
+use common::{absent, drawn_pool, error_says, no_error, predict, step_at, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::scenario::stale_data::{Scenario, run};
@@ -25,6 +25,7 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
     let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "stale-data").await?;
+    predict(&w, "stale-predict", "16").await?;
     let want = run(&Scenario::default()).map_err(|e| anyhow!("{e}"))?;
     ensure!(Browser::text(&w, "stale-same").await? == "yes");
     ensure!(
@@ -93,6 +94,7 @@ async fn widget_explains_bad_input() -> Result<()> {
     let b = e2e::session().await?;
     b.open(PAGE).await?;
     let w = widget(&b, "stale-data").await?;
+    predict(&w, "stale-predict", "16").await?;
     for (id, typed, says, fix) in [
         ("stale-size1", "16", "only 16 bytes long", "64"),
         ("stale-size1", "-4", "cannot be negative", "64"),
@@ -111,10 +113,7 @@ async fn widget_explains_bad_input() -> Result<()> {
             .await
             .with_context(|| format!("{id}={typed}"))?;
         ensure!(
-            !Browser::find(&w, "stale-result")
-                .await?
-                .is_displayed()
-                .await?,
+            absent(&w, "stale-leaked").await?,
             "{id}={typed}: an old result is still shown"
         );
         Browser::type_into(&w, id, fix).await?;
@@ -124,6 +123,143 @@ async fn widget_explains_bad_input() -> Result<()> {
     // Typing "s" into the widget must not open mdBook's search.
     let focused = b.driver.active_element().await?;
     ensure!(focused.attr("data-testid").await?.as_deref() == Some("stale-size2"));
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+/// The story's pool after each step, as the lab runs it natively.
+fn native_steps(s: &Scenario) -> Result<Vec<String>> {
+    let (_, snaps) = wasm_lab::scenario::stale_data::run_traced(s).map_err(|e| anyhow!("{e}"))?;
+    Ok(wasm_lab::view::stale_data::steps(&snaps, s)
+        .iter()
+        .map(|st| st.pool.as_ref().map(|p| p.signature()).unwrap_or_default())
+        .collect())
+}
+
+#[tokio::test]
+async fn predict_then_step_through_the_pool() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b, "stale-data").await?;
+    // The outcome is not shown before the reader commits to a prediction.
+    ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
+    // Wrong, then right.
+    predict(&w, "stale-predict", "0").await?;
+    let verdict = Browser::find(&w, "stale-verdict").await?;
+    ensure!(verdict.attr("data-held").await?.as_deref() == Some("false"));
+    ensure!(
+        verdict.text().await?.contains("did not hold"),
+        "{}",
+        verdict.text().await?
+    );
+    common::click(&Browser::find(&w, "stale-verdict-again").await?).await?;
+    ensure!(
+        absent(&w, "stale-leaked").await?,
+        "the outcome stays after 'Predict again'"
+    );
+    predict(&w, "stale-predict", "16").await?;
+    let verdict = Browser::find(&w, "stale-verdict").await?;
+    ensure!(verdict.attr("data-held").await?.as_deref() == Some("true"));
+    // Forward with the button, each step's pool against the lab's native run of the same steps.
+    let want = native_steps(&Scenario::default())?;
+    ensure!(want.len() == 6);
+    for (i, native) in want.iter().enumerate() {
+        ensure!(step_at(&w, "stale-steps").await? == i);
+        let (state, drawn) = drawn_pool(&w).await?;
+        ensure!(
+            &state == native,
+            "step {i}: widget {state:?}, lab {native:?}"
+        );
+        ensure!(
+            &drawn == native,
+            "step {i}: drawn {drawn:?}, lab {native:?}"
+        );
+        if i == 4 {
+            common::screenshot(&w, "stale-data-step-5").await?;
+        }
+        if i + 1 < want.len() {
+            common::click(&Browser::find(&w, "stale-steps-next").await?).await?;
+        }
+    }
+    // Back with ← while the story has focus; mdBook's ← (previous chapter) must not fire.
+    let url = b.driver.current_url().await?;
+    for i in (0..want.len() - 1).rev() {
+        Browser::find(&w, "stale-steps")
+            .await?
+            .send_keys(Key::Left)
+            .await?;
+        ensure!(
+            step_at(&w, "stale-steps").await? == i,
+            "← did not step back to {i}"
+        );
+        ensure!(drawn_pool(&w).await?.1 == want[i], "step {i} drawn after ←");
+    }
+    ensure!(
+        b.driver.current_url().await?.path() == url.path(),
+        "← left the chapter"
+    );
+    // The leaked bytes of the last step are marked in the drawn buffer.
+    common::click(&Browser::find(&w, "stale-steps-last").await?).await?;
+    let leaked = w
+        .find_all(By::Css("[data-testid=\"pool-bytes\"] span.lab-leak"))
+        .await?;
+    ensure!(leaked.len() == 16, "{} bytes marked stale", leaked.len());
+    // The announcement is the step's one sentence.
+    let said = b.by_testid("stale-data-announce").await?.text().await?;
+    ensure!(
+        said.is_empty() || said.starts_with("Step 6 of 6"),
+        "{said:?}"
+    );
+    let said = b
+        .driver
+        .execute(
+            "return document.querySelector('[data-testid=stale-data-announce]').textContent",
+            vec![],
+        )
+        .await?;
+    let said: String = serde_json::from_value(said.json().clone())?;
+    ensure!(said.starts_with("Step 6 of 6: read a2[0..41]"), "{said:?}");
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+#[tokio::test]
+async fn a_link_opens_a_state_and_hostile_links_get_messages() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open(&format!(
+        "{PAGE}#stale-data:stale-clear=true&stale-predict=0&stale-step=3"
+    ))
+    .await?;
+    let w = widget(&b, "stale-data").await?;
+    ensure!(step_at(&w, "stale-steps").await? == 3);
+    ensure!(Browser::text(&w, "stale-leaked").await? == "0");
+    let want = native_steps(&Scenario {
+        clear: true,
+        ..Scenario::default()
+    })?;
+    ensure!(drawn_pool(&w).await?.1 == want[3]);
+    ensure!(
+        Browser::find(&w, "stale-clear")
+            .await?
+            .is_selected()
+            .await?
+    );
+    // Editing puts the state back in the link.
+    Browser::type_into(&w, "stale-read", "30").await?;
+    let url = b.driver.current_url().await?;
+    ensure!(
+        url.fragment().is_some_and(|f| f.contains("stale-read=30")),
+        "{url}"
+    );
+    // A hostile link: the field's usual message, shown as text, and nothing runs.
+    b.open(&format!(
+        "{PAGE}#stale-data:stale-size1=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&stale-step=99999999999999999999"
+    ))
+    .await?;
+    b.reload().await?;
+    let w = widget(&b, "stale-data").await?;
+    error_says(&w, "stale-error", "First renter's size: “<img src=x").await?;
+    ensure!(w.find_all(By::Css("img")).await?.is_empty());
     b.assert_no_errors().await?;
     b.quit().await
 }

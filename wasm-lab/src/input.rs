@@ -6,28 +6,38 @@
 //! ```
 //! use wasm_lab::input::{parse_size, InputError};
 //! assert_eq!(parse_size(" 1,024 "), Ok(1024));
+//! assert_eq!(parse_size("24,41,64"), Err(InputError::Grouping("24,41,64".into())));
 //! assert_eq!(parse_size("-5"), Err(InputError::Negative("-5".into())));
 //! ```
 
+use crate::view::f;
 use std::fmt;
 
 /// The largest length a .NET array may have (`Array.MaxLength`); the lab refuses more, as .NET would.
 pub const MAX_ARRAY_LENGTH: u64 = 0x7FFF_FFC7;
 
-/// Why a typed size was refused.
+/// Why a typed number was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputError {
     /// Nothing but whitespace was typed.
     Empty,
-    /// A minus sign: sizes cannot be negative (.NET throws `ArgumentOutOfRangeException`).
+    /// A minus sign before a number other than zero.
     Negative(String),
-    /// A decimal point or an exponent: sizes are whole numbers.
+    /// A fraction: sizes and counts are whole numbers.
     NotWhole(String),
     /// Not a number at all.
     NotANumber(String),
-    /// More than any .NET array can hold.
+    /// More than the field can hold (for a size: more than any .NET array can hold).
     TooLarge(String),
+    /// Commas that do not group digits in threes (`24,41,64`): a list typed into one number, or
+    /// a typo; never read as one number.
+    Grouping(String),
+    /// A space inside a number (`1 000`): one number with a space, or two numbers?
+    Space(String),
 }
+
+/// The grammar every number field follows, as the widgets state it next to their fields.
+pub const GRAMMAR: &str = "whole numbers; group digits with commas in threes (1,048,576)";
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -37,48 +47,221 @@ impl fmt::Display for InputError {
                 f,
                 "A size cannot be negative (“{s}”): .NET's Rent throws ArgumentOutOfRangeException"
             ),
-            InputError::NotWhole(s) => write!(
-                f,
-                "“{s}” is not a whole number: type the size in digits, e.g. 100000"
-            ),
-            InputError::NotANumber(s) => write!(f, "“{s}” is not a number: type digits, e.g. 4096"),
             InputError::TooLarge(s) => write!(
                 f,
                 "“{s}” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)"
             ),
+            other => write!(f, "{}", other.grammar()),
+        }
+    }
+}
+
+impl InputError {
+    /// The message for any field: about the number, never about sizes or arrays.
+    fn grammar(&self) -> String {
+        match self {
+            InputError::Empty => "type a whole number, e.g. 100".into(),
+            InputError::Negative(s) => f!("“{s}” is negative: type 0 or more"),
+            InputError::NotWhole(s) => {
+                f!("“{s}” is not a whole number: type it in digits, e.g. 100000")
+            }
+            InputError::NotANumber(s) => f!("“{s}” is not a number: type digits, e.g. 4096"),
+            InputError::TooLarge(s) => f!("“{s}” is too large for this field"),
+            InputError::Grouping(s) => {
+                f!("“{s}” is not one number: commas only group digits in threes (1,048,576)")
+            }
+            InputError::Space(s) => {
+                f!("“{s}” has a space inside: type one number, grouping digits with commas (1,000)")
+            }
         }
     }
 }
 
 impl std::error::Error for InputError {}
 
-/// Parses a request size as a reader types it: digits, optionally grouped with `,`, `_` or spaces.
+/// Parses a request size as a reader types it (the calculator, the quizzes): a number by
+/// [`parse_number`], at most [`MAX_ARRAY_LENGTH`].
 ///
 /// Sizes up to [`MAX_ARRAY_LENGTH`] are accepted, including sizes above the largest bucket (the
 /// pool serves those unpooled, which the widgets explain).
 pub fn parse_size(text: &str) -> Result<u64, InputError> {
-    let shown: String = text.trim().chars().take(40).collect();
+    match parse_number(text)? {
+        n if n <= MAX_ARRAY_LENGTH => Ok(n),
+        _ => Err(InputError::TooLarge(shown(text))),
+    }
+}
+
+fn shown(text: &str) -> String {
+    text.trim().chars().take(40).collect()
+}
+
+/// Parses a whole number as a reader types it, exactly: digits, optionally grouped with commas
+/// (or Rust's underscores) in threes; a leading `+`; `-0` is zero; an exponent is fine when the
+/// value is whole (`1e3` is 1,000, `2.5e1` is 25). Nothing ambiguous is guessed: `24,41,64` and
+/// `1 000` are refused with a message, never read as 244,164 or as two numbers.
+pub fn parse_number(text: &str) -> Result<u64, InputError> {
+    let shown = shown(text);
     if shown.is_empty() {
         return Err(InputError::Empty);
     }
-    if shown.starts_with('-') || shown.starts_with('−') {
-        return Err(InputError::Negative(shown));
+    if text.trim().chars().count() > 40 {
+        return Err(InputError::TooLarge(shown + "…"));
     }
-    let digits: String = shown
-        .chars()
-        .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}' | '\u{202f}'))
-        .collect();
-    let digits = digits.strip_prefix('+').unwrap_or(&digits);
-    if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
-        return match digits.parse::<u64>() {
-            Ok(n) if n <= MAX_ARRAY_LENGTH => Ok(n),
-            _ => Err(InputError::TooLarge(shown)),
+    if shown.chars().any(|c| c.is_whitespace()) {
+        return Err(InputError::Space(shown));
+    }
+    let (negative, body) = match shown.strip_prefix(['-', '−']) {
+        Some(rest) => (true, rest),
+        None => (false, shown.strip_prefix('+').unwrap_or(&shown)),
+    };
+    let value = exact(body).map_err(|e| e.with(&shown))?;
+    match value {
+        Some(0) => Ok(0),
+        Some(_) if negative => Err(InputError::Negative(shown)),
+        Some(n) => Ok(n),
+        None => Err(InputError::TooLarge(shown)),
+    }
+}
+
+/// What [`exact`] found wrong, before it knows the whole text.
+enum Bad {
+    Grouping,
+    NotWhole,
+    NotANumber,
+}
+
+impl Bad {
+    fn with(self, shown: &str) -> InputError {
+        let s = shown.to_string();
+        match self {
+            Bad::Grouping => InputError::Grouping(s),
+            Bad::NotWhole => InputError::NotWhole(s),
+            Bad::NotANumber => InputError::NotANumber(s),
+        }
+    }
+}
+
+/// The value of `digits[.digits][e[+]digits]` with grouped digits; `Ok(None)` when it does not
+/// fit in a `u64`.
+fn exact(body: &str) -> Result<Option<u64>, Bad> {
+    let (mantissa, exponent) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => {
+            let e = e.strip_prefix('+').unwrap_or(e);
+            if e.starts_with('-') {
+                // 1e-3 is a fraction; 0e-3 is zero, which nobody types.
+                return Err(Bad::NotWhole);
+            }
+            if e.is_empty() || !e.chars().all(|c| c.is_ascii_digit()) {
+                return Err(Bad::NotANumber);
+            }
+            // At most 40 characters were typed: the exponent's digits fit a u64 or saturate.
+            let e = e.bytes().fold(0u64, |v, b| {
+                v.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+            });
+            (m, u32::try_from(e).unwrap_or(u32::MAX))
+        }
+        None => (body, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let int = ungroup(int)?;
+    if int.is_empty() && frac.is_empty() || !frac.chars().all(|c| c.is_ascii_digit()) {
+        return Err(Bad::NotANumber);
+    }
+    let frac = frac.trim_end_matches('0');
+    if frac.len() as u64 > u64::from(exponent) {
+        return Err(Bad::NotWhole);
+    }
+    let digits = f!("{int}{frac}");
+    let zeros = exponent - frac.len() as u32;
+    let mut value: u64 = 0;
+    for c in digits.chars() {
+        let Some(v) = value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(c as u8 - b'0')))
+        else {
+            return Ok(None);
         };
+        value = v;
     }
-    if digits.parse::<f64>().is_ok_and(f64::is_finite) {
-        return Err(InputError::NotWhole(shown));
+    if value == 0 {
+        return Ok(Some(0));
     }
-    Err(InputError::NotANumber(shown))
+    Ok(10u64.checked_pow(zeros).and_then(|p| value.checked_mul(p)))
+}
+
+/// Digits with their group separators removed, if the groups are threes after the first.
+fn ungroup(int: &str) -> Result<String, Bad> {
+    for sep in [',', '_'] {
+        if int.contains(sep) {
+            let groups: Vec<&str> = int.split(sep).collect();
+            let ok = groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit()))
+                && (1..=3).contains(&groups[0].len())
+                && groups[1..].iter().all(|g| g.len() == 3);
+            return if ok {
+                Ok(groups.concat())
+            } else if groups.iter().all(|g| {
+                g.chars()
+                    .all(|c| c.is_ascii_digit() || c == ',' || c == '_')
+            }) {
+                Err(Bad::Grouping)
+            } else {
+                Err(Bad::NotANumber)
+            };
+        }
+    }
+    if int.chars().all(|c| c.is_ascii_digit()) {
+        Ok(int.to_string())
+    } else {
+        Err(Bad::NotANumber)
+    }
+}
+
+/// A number typed into the field `name`, at most `max`; messages speak of the field.
+///
+/// ```
+/// use wasm_lab::input::field_number;
+/// assert_eq!(field_number("Rounds", "1e3", 1_000_000), Ok(1000));
+/// assert_eq!(field_number("Rounds", "-5", 10).unwrap_err(), "Rounds: “-5” is negative: type 0 or more");
+/// ```
+pub fn field_number(name: &str, text: &str, max: u64) -> Result<u64, String> {
+    match parse_number(text) {
+        Ok(n) if n <= max => Ok(n),
+        Ok(_) | Err(InputError::TooLarge(_)) => Err(f!(
+            "{name}: “{}” is more than this field takes (at most {})",
+            shown(text),
+            group_digits(max)
+        )),
+        Err(e) => Err(f!("{name}: {}", e.grammar())),
+    }
+}
+
+/// A request size typed into the field `name` (at most [`MAX_ARRAY_LENGTH`], as .NET).
+pub fn field_size(name: &str, text: &str) -> Result<u64, String> {
+    match parse_size(text) {
+        Ok(n) => Ok(n),
+        Err(InputError::Negative(s)) => Err(f!(
+            "{name}: a size cannot be negative (“{s}”): .NET's Rent throws ArgumentOutOfRangeException"
+        )),
+        Err(InputError::TooLarge(s)) => Err(f!(
+            "{name}: “{s}” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)"
+        )),
+        Err(e) => Err(f!("{name}: {}", e.grammar())),
+    }
+}
+
+/// A byte value typed into the field `name` (0 to 255).
+pub fn field_byte(name: &str, text: &str) -> Result<u8, String> {
+    match parse_number(text) {
+        Ok(n) => u8::try_from(n).map_err(|_| {
+            f!(
+                "{name}: {} does not fit in a byte (0 to 255)",
+                group_digits(n)
+            )
+        }),
+        Err(InputError::Negative(s)) => Err(f!("{name}: “{s}” is negative: a byte holds 0 to 255")),
+        Err(InputError::TooLarge(s)) => Err(f!("{name}: “{s}” does not fit in a byte (0 to 255)")),
+        Err(e) => Err(f!("{name}: {}", e.grammar())),
+    }
 }
 
 /// Formats a count with thousands separators, the way the course prints numbers: `1,048,576`.
@@ -116,7 +299,7 @@ mod tests {
         assert_eq!(parse_size("   "), Err(InputError::Empty));
         assert_eq!(parse_size("-5"), Err(InputError::Negative("-5".into())));
         assert_eq!(parse_size("abc"), Err(InputError::NotANumber("abc".into())));
-        assert_eq!(parse_size("1e20"), Err(InputError::NotWhole("1e20".into())));
+        assert_eq!(parse_size("1e20"), Err(InputError::TooLarge("1e20".into())));
         assert_eq!(parse_size("12.5"), Err(InputError::NotWhole("12.5".into())));
         assert_eq!(parse_size("NaN"), Err(InputError::NotANumber("NaN".into())));
         assert_eq!(parse_size("inf"), Err(InputError::NotANumber("inf".into())));

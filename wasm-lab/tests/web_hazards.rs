@@ -33,6 +33,15 @@ fn stale_widget_shows_the_articles_leak() {
     use wasm_lab::scenario::stale_data::{Scenario, run};
     let w = mount(r#"<div data-lab-widget="stale-data"></div>"#);
     no_failure(&w);
+    // The outcome waits for the reader's prediction.
+    assert!(absent(&w, "stale-leaked"));
+    predict(&w, "stale-predict", "16");
+    assert_eq!(
+        by_id(&w, "stale-verdict")
+            .get_attribute("data-held")
+            .as_deref(),
+        Some("true")
+    );
     let o = run(&Scenario::default()).unwrap();
     assert_eq!(text(&w, "stale-same"), "yes");
     assert_eq!(text(&w, "stale-arrival"), "41");
@@ -50,6 +59,7 @@ fn stale_widget_shows_the_articles_leak() {
 
     // Clearing: same buffer, nothing leaks, the tail reads as zeros.
     click(&w, "stale-clear");
+    let hex = by_id(&w, "stale-hex");
     assert_eq!(text(&w, "stale-same"), "yes");
     assert_eq!(text(&w, "stale-arrival"), "0");
     assert_eq!(text(&w, "stale-leaked"), "0");
@@ -73,6 +83,7 @@ fn stale_widget_shows_the_articles_leak() {
 #[wasm_bindgen_test]
 fn stale_widget_explains_bad_input_and_recovers() {
     let w = mount(r#"<div data-lab-widget="stale-data"></div>"#);
+    predict(&w, "stale-predict", "0");
     for (id, typed, says) in [
         ("stale-size1", "-1", "cannot be negative"),
         ("stale-size1", "abc", "not a number"),
@@ -84,7 +95,7 @@ fn stale_widget_explains_bad_input_and_recovers() {
         ("stale-size1", "2000000", "at most 1,048,576"),
         ("stale-read", "65", "runs past the end"),
         ("stale-read", "99999", "at most 4,096"),
-        ("stale-read", "", "Type a request size"),
+        ("stale-read", "", "type a whole number"),
         ("stale-line2", "x\\q", "not an escape"),
     ] {
         type_into(&w, id, typed);
@@ -95,7 +106,7 @@ fn stale_widget_explains_bad_input_and_recovers() {
             text(&w, "stale-error")
         );
         assert!(
-            hidden(&w, "stale-result"),
+            absent(&w, "stale-leaked"),
             "{id}={typed}: stale result shown"
         );
         no_failure(&w);
@@ -117,6 +128,7 @@ fn stale_widget_explains_bad_input_and_recovers() {
 fn contract_widget_shows_each_breach_live() {
     let w = mount(r#"<div data-lab-widget="return-contract"></div>"#);
     no_failure(&w);
+    predict(&w, "dr-predict", "yes");
     // Double return, .NET rules: accepted, one buffer for two renters, 11 read through r2.
     assert_eq!(text(&w, "dr-second"), "accepted, no error");
     assert_eq!(text(&w, "dr-same"), "yes");
@@ -171,12 +183,13 @@ fn contract_widget_shows_each_breach_live() {
 #[wasm_bindgen_test]
 fn contract_widget_explains_bad_input() {
     let w = mount(r#"<div data-lab-widget="return-contract"></div>"#);
+    predict(&w, "dr-predict", "no");
     for (id, error, typed, says) in [
         ("dr-value", "dr-error", "256", "does not fit in a byte"),
-        ("dr-value", "dr-error", "-1", "cannot be negative"),
+        ("dr-value", "dr-error", "-1", "is negative"),
         ("uar-stale", "uar-error", "x", "not a number"),
         ("fr-length", "fr-error", "99999999", "at most 1,048,576"),
-        ("fr-value", "fr-error", "", "Type a request size"),
+        ("fr-value", "fr-error", "", "type a whole number"),
         ("mf-rounds", "mf-error", "100001", "at most 100,000"),
         ("mf-rounds", "mf-error", "1.5", "not a whole number"),
     ] {
@@ -243,11 +256,11 @@ fn why_widget_counts_with_the_allocator() {
 fn why_widget_explains_bad_input() {
     let w = mount(r#"<div data-lab-widget="why-pool"></div>"#);
     for (id, typed, says) in [
-        ("why-rounds", "-3", "cannot be negative"),
+        ("why-rounds", "-3", "is negative"),
         ("why-rounds", "2000000", "at most 1,000,000"),
         ("why-rounds", "ten", "not a number"),
         ("why-size", "100000", "at most 65,536"),
-        ("why-size", "", "Type a request size"),
+        ("why-size", "", "type a whole number"),
     ] {
         type_into(&w, id, typed);
         assert!(!hidden(&w, "why-error"), "{id}={typed}: no error");
@@ -256,7 +269,7 @@ fn why_widget_explains_bad_input() {
             "{id}={typed}: {}",
             text(&w, "why-error")
         );
-        assert_eq!(text(&w, "why-fresh-bytes"), "—");
+        assert!(absent(&w, "why-fresh-bytes"));
         no_failure(&w);
         type_into(&w, id, if id == "why-rounds" { "10" } else { "128" });
         assert!(hidden(&w, "why-error"));

@@ -12,7 +12,7 @@
 //! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
-//! | `{{#lab-widget NAME [initial=…]}}` | a mount point the wasm build brings to life |
+//! | `{{#lab-widget NAME [initial=…]}}` | the widget's default state, drawn from the lab's view model (readable without scripts); the wasm build brings it to life |
 //! | `{{#lab-quiz ID [kinds=A,B]}}` | a live quiz mount point carrying the figures and compiler verdicts it grades from (`kinds=`: only those questions, e.g. a short check after a widget), its printed form, and an answer key at the chapter's end for print |
 //! | `{{#lab-progress}}` | the progress page: every chapter's quiz from the reader's stored progress |
 //!

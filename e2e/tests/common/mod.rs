@@ -57,3 +57,95 @@ pub async fn no_error(root: &WebElement, id: &str) -> Result<()> {
 pub fn num(text: &str) -> Result<u64> {
     e2e::number(text).ok_or_else(|| anyhow!("not a number: {text:?}"))
 }
+
+/// Whether the widget shows no element `id` (a result withdrawn for an error).
+pub async fn absent(root: &WebElement, id: &str) -> Result<bool> {
+    Ok(root
+        .find_all(By::Css(format!("[data-testid=\"{id}\"]")))
+        .await?
+        .is_empty())
+}
+
+/// Commits a prediction as a reader does: a choice `{id}-{value}`, or a number typed into
+/// `{id}-value`; then "Run it".
+pub async fn predict(root: &WebElement, id: &str, value: &str) -> Result<()> {
+    let choice = format!("{id}-{value}");
+    if absent(root, &choice).await? {
+        Browser::type_into(root, &format!("{id}-value"), value).await?;
+    } else {
+        click(&Browser::find(root, &choice).await?).await?;
+    }
+    click(&Browser::find(root, &format!("{id}-run")).await?).await
+}
+
+/// The step a stepper shows.
+pub async fn step_at(root: &WebElement, id: &str) -> Result<usize> {
+    let s = Browser::find(root, id).await?;
+    Ok(s.attr("data-at").await?.unwrap_or_default().parse()?)
+}
+
+/// The pool as drawn: the state line the widget wrote, and the same line rebuilt from the
+/// drawn boxes (slot, partitions, holders), so both the data and the drawing are checked.
+pub async fn drawn_pool(root: &WebElement) -> Result<(String, String)> {
+    let pool = Browser::find(root, "pool").await?;
+    let state = pool.attr("data-state").await?.unwrap_or_default();
+    let mut parts = Vec::new();
+    for bucket in pool
+        .find_all(By::Css("[data-testid=\"pool-bucket\"]"))
+        .await?
+    {
+        let length = bucket.attr("data-length").await?.unwrap_or_default();
+        let slot = bucket.find(By::Css("[data-testid=\"pool-slot\"]")).await?;
+        let in_slot = slot.find_all(By::Css("[data-buf]")).await?;
+        let slot = match in_slot.first() {
+            Some(b) => b.attr("data-buf").await?.unwrap_or_default(),
+            None => "-".into(),
+        };
+        let mut line = format!("{length}: slot {slot}");
+        for (i, p) in bucket
+            .find_all(By::Css("[data-testid=\"pool-partition\"]"))
+            .await?
+            .iter()
+            .enumerate()
+        {
+            let mut names = Vec::new();
+            for b in p.find_all(By::Css("[data-buf]")).await? {
+                names.push(b.attr("data-buf").await?.unwrap_or_default());
+            }
+            let more = match p.find_all(By::Css(".lab-more")).await?.first() {
+                Some(m) => m.text().await?,
+                None => String::new(),
+            };
+            line.push_str(&format!(" | p{i} [{}]{more}", names.join(" ")));
+        }
+        parts.push(line);
+    }
+    let mut holders = Vec::new();
+    for h in pool.find_all(By::Css("[data-testid=\"holder\"]")).await? {
+        let name = h.attr("data-name").await?.unwrap_or_default();
+        let buf = match h.find_all(By::Css("[data-buf]")).await?.first() {
+            Some(b) => b.attr("data-buf").await?.unwrap_or_default(),
+            None => "-".into(),
+        };
+        holders.push(format!("{name}={buf}"));
+    }
+    parts.push(holders.join(" "));
+    if let Some(d) = pool
+        .find_all(By::Css("[data-testid=\"pool-dropped\"]"))
+        .await?
+        .first()
+    {
+        parts.push(d.text().await?);
+    }
+    Ok((state, parts.join(" ; ")))
+}
+
+/// A screenshot of `el` for a human to look at, when `E2E_SCREENSHOTS` names a directory.
+pub async fn screenshot(el: &WebElement, name: &str) -> Result<()> {
+    if let Ok(dir) = std::env::var("E2E_SCREENSHOTS") {
+        el.scroll_into_view().await?;
+        el.screenshot(&std::path::Path::new(&dir).join(format!("{name}.png")))
+            .await?;
+    }
+    Ok(())
+}

@@ -5,6 +5,7 @@
 //! the handle API) and only decides *where* they go: it never allocates, clears or drops one while
 //! holding a lock — dropping a buffer of owning values runs user code, which may use the pool.
 
+use super::layout::Place;
 use super::{MemoryPressure, PoolStats};
 
 /// What a rent of `len` elements should hand out.
@@ -47,4 +48,11 @@ pub(crate) trait Engine<B>: Send + Sync {
     fn trim_all(&self) -> Vec<B>;
     /// Counts per bucket; `element_size` converts buffers to bytes.
     fn stats(&self, element_size: usize) -> PoolStats;
+    /// Visits every buffer kept for `bucket` that the calling thread can see, with its place
+    /// (for drawing the pool). Engines without slots and partitions visit nothing.
+    fn layout(&self, _bucket: usize, _visit: &mut dyn FnMut(Place, &B)) {}
+    /// Partitions per bucket (1 for engines without partitions).
+    fn partitions(&self) -> usize {
+        1
+    }
 }

@@ -9,6 +9,7 @@ use super::checked::Lease;
 use super::configurable::ConfigurableEngine;
 use super::element::{self, Element};
 use super::engine::{Engine, Plan, Put};
+use super::layout::{Layout, Place};
 use super::shared::{SharedEngine, next_pool_id};
 use super::sync::{self, Arc, Mutex};
 use super::trim::{self, MemoryPressure};
@@ -358,6 +359,17 @@ impl<T: Element> HandlePool<T> {
     /// What the pool keeps and has allocated.
     pub fn stats(&self) -> PoolStats {
         self.engine.stats(std::mem::size_of::<T>())
+    }
+
+    /// Where bucket `bucket`'s kept buffers sit (the calling thread's slot, each partition), as
+    /// buffer ids ([`Handle::id`]): for drawing the pool. A buffer returned twice appears twice.
+    pub fn layout(&self, bucket: usize) -> Layout<u64> {
+        let mut out = Layout::new(self.engine.partitions());
+        self.engine
+            .layout(bucket, &mut |place: Place, b: &Slot<T>| {
+                out.put(place, b.id)
+            });
+        out
     }
 }
 

@@ -1,6 +1,7 @@
 //! The shared pool: .NET's `ArrayPool<T>.Shared` (`SharedArrayPool<T>`).
 
 use super::engine::{Engine, Plan, Put};
+use super::layout::{Layout, Place};
 use super::owned::{self, Back, Rejected, Rented, ReturnTo};
 use super::stats::{self, BucketStats, PoolStats};
 use super::sync::{self, AtomicU64, Mutex, Ordering, SlotCell, ThreadStore};
@@ -304,6 +305,28 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
         out
     }
 
+    fn layout(&self, bucket: usize, visit: &mut dyn FnMut(Place, &B)) {
+        let Some(parts) = self.buckets.get(bucket) else {
+            return;
+        };
+        if let Some(slots) = self.slots.get()
+            && let Some(buf) = slots.slots[bucket].take()
+        {
+            visit(Place::Slot, &buf);
+            // Nothing runs between the take and this put back but the visitor, which only reads.
+            slots.slots[bucket].replace(Some(buf));
+        }
+        for (n, p) in parts.iter().enumerate() {
+            for b in sync::lock(p).stack.iter() {
+                visit(Place::Partition(n), b);
+            }
+        }
+    }
+
+    fn partitions(&self) -> usize {
+        self.config.partitions
+    }
+
     fn stats(&self, element_size: usize) -> PoolStats {
         let mine = self.slots.get();
         let buckets = (0..BUCKET_COUNT)
@@ -533,6 +556,15 @@ impl<T: Element> SharedPool<T> {
     /// only: another thread's slot is a plain, unsynchronized cell that only its thread reads.
     pub fn stats(&self) -> PoolStats {
         self.engine.stats(std::mem::size_of::<T>())
+    }
+
+    /// Where bucket `bucket`'s kept buffers sit (the calling thread's slot, each partition): for
+    /// drawing the pool. Owned buffers have no identity, so each is a `()`.
+    pub fn layout(&self, bucket: usize) -> Layout<()> {
+        let mut out = Layout::new(self.engine.partitions());
+        self.engine
+            .layout(bucket, &mut |place: Place, _: &_| out.put(place, ()));
+        out
     }
 
     /// The process-wide pool for element type `T`, created on first use with

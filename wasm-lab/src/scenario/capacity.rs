@@ -28,8 +28,12 @@ use serde::Serialize;
 use crate::alloc_count;
 use crate::bucket::{self, Rounding};
 use crate::input::group_digits;
-use crate::pool::{ConfigurablePool, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool};
+use crate::pool::{
+    ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
+};
 
+/// The largest `M` .NET accepts (`int.MaxValue`: it reads the setting as an `int`).
+pub const MAX_ARRAYS_PER_PARTITION: u64 = i32::MAX as u64;
 /// Most buffers the widget holds at once.
 pub const MAX_HELD: u64 = 100_000;
 /// Most bytes the widget holds at once (`K ×` bucket length): the page's memory is the reader's.
@@ -53,8 +57,13 @@ pub struct Setup {
 pub enum SetupError {
     Partitions(u64),
     ArraysPerPartition,
+    /// `M` over .NET's limit (it reads `M` as an `int`).
+    ArraysTooMany(u64),
     TooManyHeld(u64),
-    TooManyBytes { held: u64, length: u64 },
+    TooManyBytes {
+        held: u64,
+        length: u64,
+    },
     Pool(String),
 }
 
@@ -73,6 +82,12 @@ impl fmt::Display for SetupError {
                     "M must be at least 1 (.NET treats 0 as “use the default 32”)"
                 )
             }
+            SetupError::ArraysTooMany(m) => write!(
+                f,
+                "M = {} is more than .NET takes: it reads M as an int, at most {}",
+                group_digits(*m),
+                group_digits(MAX_ARRAYS_PER_PARTITION)
+            ),
             SetupError::TooManyHeld(k) => write!(
                 f,
                 "K = {} buffers is more than this page holds at once (at most {})",
@@ -84,7 +99,8 @@ impl fmt::Display for SetupError {
                 "{} buffers of {} bytes is {} bytes held at once; this page holds at most {} (64 MiB): lower K or the size",
                 group_digits(*held),
                 group_digits(*length),
-                group_digits(held.saturating_mul(*length)),
+                held.checked_mul(*length)
+                    .map_or("more than 2^64".into(), group_digits),
                 group_digits(MAX_HELD_BYTES)
             ),
             SetupError::Pool(e) => write!(f, "the pool refused: {e}"),
@@ -131,6 +147,14 @@ pub struct CapacityRun {
 }
 
 impl Setup {
+    /// `1 + P × M`, exactly (both are checked first: at most 4,096 × 2,147,483,647).
+    pub fn capacity(&self) -> u64 {
+        self.partitions
+            .checked_mul(self.arrays_per_partition)
+            .and_then(|n| n.checked_add(1))
+            .unwrap_or(u64::MAX)
+    }
+
     fn check(&self) -> Result<(SharedConfig, u64), SetupError> {
         if !(1..=MAX_PARTITIONS as u64).contains(&self.partitions) {
             return Err(SetupError::Partitions(self.partitions));
@@ -138,11 +162,18 @@ impl Setup {
         if self.arrays_per_partition == 0 {
             return Err(SetupError::ArraysPerPartition);
         }
+        if self.arrays_per_partition > MAX_ARRAYS_PER_PARTITION {
+            return Err(SetupError::ArraysTooMany(self.arrays_per_partition));
+        }
         if self.held > MAX_HELD {
             return Err(SetupError::TooManyHeld(self.held));
         }
         let length = buffer_length(self.size);
-        if self.held.saturating_mul(length) > MAX_HELD_BYTES {
+        if self
+            .held
+            .checked_mul(length)
+            .is_none_or(|b| b > MAX_HELD_BYTES)
+        {
             return Err(SetupError::TooManyBytes {
                 held: self.held,
                 length,
@@ -168,7 +199,31 @@ pub(crate) fn buffer_length(size: u64) -> u64 {
 ///
 /// [`SetupError`] for settings out of range, or when the allocator refuses a buffer.
 pub fn run_rounds(setup: Setup, rounds: u32) -> Result<CapacityRun, SetupError> {
+    run_rounds_traced(setup, rounds).map(|(run, _)| run)
+}
+
+/// The pool after one step of [`run_rounds_traced`], for drawing it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Snap {
+    /// The step in code.
+    pub code: String,
+    /// What happened, in a sentence.
+    pub text: String,
+    /// The bucket's layout (`None` for a size that is never pooled).
+    pub layout: Option<Layout<()>>,
+    /// Buffers the reader's code holds.
+    pub held: u64,
+    /// Buffers dropped at this step (by the return, or by a trim).
+    pub dropped: u64,
+}
+
+/// [`run_rounds`], with the pool recorded after every rent phase, return phase and trim.
+pub fn run_rounds_traced(
+    setup: Setup,
+    rounds: u32,
+) -> Result<(CapacityRun, Vec<Snap>), SetupError> {
     let (config, length) = setup.check()?;
+    let mut snaps = Vec::new();
     let pool =
         SharedPool::<u8>::with_config(config).map_err(|e| SetupError::Pool(e.to_string()))?;
     let size = setup.size as usize;
@@ -204,6 +259,23 @@ pub fn run_rounds(setup: Setup, rounds: u32) -> Result<CapacityRun, SetupError> 
                 None
             }
         };
+        let new = pool.stats().allocated() - before;
+        let k = group_digits(setup.held);
+        snaps.push(Snap {
+            code: format!(
+                "round {round}: rent {k} buffers of {} bytes, hold them all",
+                group_digits(setup.size)
+            ),
+            text: format!(
+                "Round {round}: {k} rents; {} served from the pool, {} new",
+                group_digits(held.len() as u64 - new.min(held.len() as u64)),
+                group_digits(new)
+            ),
+            layout: index.map(|i| pool.layout(i)),
+            held: held.len() as u64,
+            dropped: 0,
+        });
+        let kept_before = kept(&pool);
         for b in held.drain(..) {
             // Every buffer came from this pool: a bucket length, empty or oversize, never refused.
             drop(pool.return_boxed(b, false));
@@ -213,6 +285,24 @@ pub fn run_rounds(setup: Setup, rounds: u32) -> Result<CapacityRun, SetupError> 
         }
         let allocated_buffers = pool.stats().allocated() - before;
         let kept_after_return = kept(&pool);
+        let dropped = (kept_before + setup.held).saturating_sub(kept_after_return);
+        snaps.push(Snap {
+            code: format!("round {round}: return all {}", group_digits(setup.held)),
+            text: if index.is_none() {
+                format!("Round {round}: {} returns; buffers of this size are never kept, all {} dropped", group_digits(setup.held), group_digits(setup.held))
+            } else {
+                format!(
+                    "Round {round}: {} returns; the pool keeps {} (at most 1 + P × M = {}), {} dropped",
+                    group_digits(setup.held),
+                    group_digits(kept_after_return),
+                    group_digits(setup.capacity()),
+                    group_digits(dropped)
+                )
+            },
+            layout: index.map(|i| pool.layout(i)),
+            held: 0,
+            dropped,
+        });
         out.push(Round {
             round,
             allocated_buffers,
@@ -222,20 +312,44 @@ pub fn run_rounds(setup: Setup, rounds: u32) -> Result<CapacityRun, SetupError> 
             retained_bytes: kept_after_return.saturating_mul(length),
         });
     }
+    let kept_before = kept(&pool);
     pool.trim(MemoryPressure::High, Duration::ZERO);
     let kept_after_first_trim = kept(&pool);
+    snaps.push(Snap {
+        code: "trim (memory pressure High)".into(),
+        text: format!(
+            "A High-pressure trim drops the thread slot's buffer and only stamps the partitions: {} kept, {} dropped",
+            group_digits(kept_after_first_trim),
+            group_digits(kept_before - kept_after_first_trim)
+        ),
+        layout: index.map(|i| pool.layout(i)),
+        held: 0,
+        dropped: kept_before - kept_after_first_trim,
+    });
     pool.trim(MemoryPressure::High, Duration::from_secs(11));
     let kept_after_second_trim = kept(&pool);
-    Ok(CapacityRun {
+    snaps.push(Snap {
+        code: "trim again, 11 s later (High)".into(),
+        text: format!(
+            "The second trim, past the stamps' age, empties the partitions: {} kept, {} dropped",
+            group_digits(kept_after_second_trim),
+            group_digits(kept_after_first_trim - kept_after_second_trim)
+        ),
+        layout: index.map(|i| pool.layout(i)),
+        held: 0,
+        dropped: kept_after_first_trim - kept_after_second_trim,
+    });
+    let run = CapacityRun {
         setup,
-        capacity: config.capacity_per_bucket() as u64,
+        capacity: setup.capacity(),
         buffer_length: length,
         pooled: index.is_some(),
         rounds: out,
         kept_after_first_trim,
         kept_after_second_trim,
         create_keeps: create_keeps(setup.size).map_err(SetupError::Pool)?,
-    })
+    };
+    Ok((run, snaps))
 }
 
 /// Whether `ArrayPool<byte>.Create()` with its defaults keeps a buffer of `size` bytes: rent it,

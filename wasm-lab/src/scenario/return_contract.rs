@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::stale_data::lab_pool;
 use crate::alloc_count::{self, AllocStats};
 use crate::input::group_digits;
-use crate::pool::{Handle, PoolError, SharedConfig};
+use crate::pool::{Handle, Layout, PoolError, SharedConfig};
 
 /// The largest foreign buffer the widget allocates.
 pub const MAX_FOREIGN: u64 = 1 << 20;
@@ -46,22 +46,129 @@ pub struct DoubleReturn {
 }
 
 pub fn double_return(value: u8, twice: bool, checked: bool) -> Result<DoubleReturn, PoolError> {
+    double_return_traced(value, twice, checked).map(|(r, _)| r)
+}
+
+/// The pool after one step of a contract story, for drawing it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Snap {
+    /// The C# line of the step.
+    pub code: String,
+    /// What happened, in a sentence.
+    pub text: String,
+    /// The 64-byte bucket's layout, by buffer id.
+    pub layout: Layout<u64>,
+    /// Each variable and the buffer id it points at (`None`: not assigned yet), and whether it
+    /// was returned.
+    pub holders: Vec<(&'static str, Option<u64>, bool)>,
+}
+
+/// The bucket of the stories' 64-byte rents.
+const BUCKET_64: usize = 2;
+
+/// Where a rent's buffer came from, read from the pool's layout before and after.
+fn came_from(before: &Layout<u64>, after: &Layout<u64>) -> &'static str {
+    if before.slot.is_some() && after.slot.is_none() {
+        "the thread slot's buffer"
+    } else if before.len() > after.len() {
+        "a buffer from partition 0"
+    } else {
+        "a new buffer (the pool had none to hand out)"
+    }
+}
+
+/// [`double_return`], with the pool recorded after every step.
+pub fn double_return_traced(
+    value: u8,
+    twice: bool,
+    checked: bool,
+) -> Result<(DoubleReturn, Vec<Snap>), PoolError> {
     let pool = lab_pool::<u8>()?.with_checked(checked);
+    let mut snaps = Vec::new();
+    let mut holders: Vec<(&'static str, Option<u64>, bool)> = Vec::new();
+    let mut record = |code: &str, text: String, holders: &[(&'static str, Option<u64>, bool)]| {
+        snaps.push(Snap {
+            code: code.to_string(),
+            text,
+            layout: pool.layout(BUCKET_64),
+            holders: holders.to_vec(),
+        });
+    };
+    let before = pool.layout(BUCKET_64);
     let x = pool.rent(64)?;
+    holders.push(("x", Some(x.id()), false));
+    record(
+        "byte[] x = pool.Rent(64);",
+        format!("x gets {}", came_from(&before, &pool.layout(BUCKET_64))),
+        &holders,
+    );
     pool.return_handle(&x, false)?;
+    holders[0].2 = true;
+    record(
+        "pool.Return(x);",
+        "x goes back: the pool keeps it in this thread's slot".into(),
+        &holders,
+    );
     let second_return = if twice {
-        refused(pool.return_handle(&x, false))
+        let refused = refused(pool.return_handle(&x, false));
+        let after = pool.layout(BUCKET_64);
+        let text = match &refused {
+            Some(e) => format!("Refused in checked mode: {e}"),
+            None if after.len() == 2 => "Accepted without an error: x takes the slot again and the slot's buffer — x itself — moves to partition 0. The pool now holds the same buffer twice".into(),
+            None => "Accepted without an error".into(),
+        };
+        record("pool.Return(x); // again", text, &holders);
+        refused
     } else {
         None
     };
+    let before = pool.layout(BUCKET_64);
     let r1 = pool.rent(64)?;
+    holders.push(("r1", Some(r1.id()), false));
+    record(
+        "byte[] r1 = pool.Rent(64);",
+        format!("r1 gets {}", came_from(&before, &pool.layout(BUCKET_64))),
+        &holders,
+    );
+    let before = pool.layout(BUCKET_64);
     let r2 = pool.rent(64)?;
+    holders.push(("r2", Some(r2.id()), false));
+    let same_buffer = r1.ptr_eq(&r2);
+    record(
+        "byte[] r2 = pool.Rent(64);",
+        format!(
+            "r2 gets {}: ReferenceEquals(r1, r2) = {}",
+            came_from(&before, &pool.layout(BUCKET_64)),
+            if same_buffer {
+                "True, two renters share one buffer"
+            } else {
+                "False"
+            }
+        ),
+        &holders,
+    );
     r1.write(0, value)?;
-    Ok(DoubleReturn {
-        second_return,
-        same_buffer: r1.ptr_eq(&r2),
-        r2_reads: r2.read(0)?,
-    })
+    let r2_reads = r2.read(0)?;
+    record(
+        &format!("r1[0] = {value}; Console.WriteLine(r2[0]);"),
+        format!(
+            "r1 writes {value}; r2[0] reads {r2_reads}{}",
+            if same_buffer {
+                ": r1's write shows through r2"
+            } else {
+                ": r2 is untouched"
+            }
+        ),
+        &holders,
+    );
+    Ok((
+        DoubleReturn {
+            second_return,
+            same_buffer,
+            r2_reads,
+        },
+        snaps,
+    ))
 }
 
 /// Use after return: rent `stale`, return it, rent `fresh`, `fresh[0] = fresh_value`, then old

@@ -26,7 +26,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::bucket::{self, MAX_BUCKET_LEN, Rounding, bucket_length};
-use crate::input::parse_size;
+use crate::input::{InputError, parse_size};
 
 /// The bucket index computed by the compiler: the same formula as
 /// [`bucket::select_bucket_index`], as a `const fn` (`None` for 0 or over 2^30: those are never
@@ -140,13 +140,26 @@ pub fn monomorphize(sizes: &[u64]) -> Result<Monomorphization, String> {
 /// The first size that cannot be read, with the reason.
 pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
     let mut out = Vec::new();
-    for word in text
+    let words: Vec<&str> = text
         .split(|c: char| c == ';' || c.is_whitespace())
         .filter(|w| !w.is_empty())
-    {
+        .collect();
+    for (i, word) in words.iter().enumerate() {
+        if word.len() > 1 && word.starts_with('0') && word.chars().all(|c| c.is_ascii_digit()) {
+            let before = if i > 0 { words[i - 1] } else { "" };
+            return Err(format!(
+                "“{before} {word}” is ambiguous: a space separates sizes, so this reads as {before} and {word}; for one size group digits with commas ({before},{word}), for two drop the leading zero"
+            ));
+        }
         match parse_size(word) {
             Ok(n) => out.push(n),
-            Err(e) => return Err(format!("{e}")),
+            Err(InputError::Grouping(w)) => {
+                return Err(format!(
+                    "“{w}” is ambiguous: commas only group digits in threes (1,048,576); separate sizes with spaces or semicolons ({})",
+                    w.replace([',', '_'], "; ")
+                ));
+            }
+            Err(e) => return Err(format!("“{word}”: {e}")),
         }
     }
     Ok(out)

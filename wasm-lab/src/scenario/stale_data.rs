@@ -21,7 +21,7 @@ use std::sync::{Arc, Weak};
 use serde::Serialize;
 
 use crate::input::group_digits;
-use crate::pool::{HandlePool, PoolError, SharedConfig};
+use crate::pool::{HandlePool, Layout, PoolError, SharedConfig};
 
 /// The Thai article's order line: 41 bytes of UTF-8.
 pub const ORDER_LINE: &str = "1042|ต้มยำกุ้ง|2|18000\n";
@@ -176,6 +176,27 @@ pub fn lab_pool<T: crate::pool::Element>() -> Result<HandlePool<T>, PoolError> {
     })
 }
 
+/// The pool after one step of the story, for drawing it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Snap {
+    /// The C# line of the step.
+    pub code: String,
+    /// What happened (the line of [`Outcome::steps`]).
+    pub text: String,
+    /// The buckets in play: `(bucket length, layout by buffer id)`.
+    pub buckets: Vec<(u64, Layout<u64>)>,
+    /// `a1`, `a2` and the buffer id each points at (`None`: not rented yet), and whether it
+    /// was returned.
+    pub holders: Vec<(&'static str, Option<u64>, bool)>,
+    /// The buffers in play: id, the renter holding it now (if any), its first bytes.
+    pub bytes: Vec<(u64, Option<&'static str>, Vec<u8>)>,
+    /// Bytes each renter wrote (from offset 0): `a1`'s then `a2`'s.
+    pub written: [usize; 2],
+}
+
+/// Bytes of a buffer the step-through draws.
+pub const SHOWN_BYTES: usize = 64;
+
 /// Runs the scenario on a fresh handle pool.
 pub fn run(s: &Scenario) -> Result<Outcome, ScenarioError> {
     run_in(&lab_pool::<u8>()?, s)
@@ -184,6 +205,20 @@ pub fn run(s: &Scenario) -> Result<Outcome, ScenarioError> {
 /// Runs the scenario on `pool` (e.g. a [`lab_pool`] in checked mode: the contract report runs
 /// it per API).
 pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioError> {
+    run_traced_in(pool, s).map(|(o, _)| o)
+}
+
+/// Runs the scenario on a fresh handle pool and records the pool after every step (what the
+/// step-through draws).
+pub fn run_traced(s: &Scenario) -> Result<(Outcome, Vec<Snap>), ScenarioError> {
+    run_traced_in(&lab_pool::<u8>()?, s)
+}
+
+/// [`run_traced`] on `pool`.
+pub fn run_traced_in(
+    pool: &HandlePool<u8>,
+    s: &Scenario,
+) -> Result<(Outcome, Vec<Snap>), ScenarioError> {
     for (who, size) in [
         ("first renter", s.first_size),
         ("next renter", s.second_size),
@@ -195,13 +230,68 @@ pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioEr
     if s.read > MAX_READ {
         return Err(ScenarioError::ReadTooMany { read: s.read });
     }
+    let buckets: Vec<usize> = {
+        let mut b: Vec<usize> = [s.first_size, s.second_size]
+            .iter()
+            .filter_map(|&n| match crate::bucket::round(n as usize) {
+                crate::bucket::Rounding::Bucket { index, .. } => Some(index),
+                _ => None,
+            })
+            .collect();
+        b.dedup();
+        b
+    };
+    let mut snaps: Vec<Snap> = Vec::new();
     let mut steps = Vec::new();
+    let mut holders: Vec<(&'static str, Option<u64>, bool)> =
+        vec![("a1", None, false), ("a2", None, false)];
+    let mut in_play: Vec<crate::pool::Handle<u8>> = Vec::new();
+    let mut written = [0usize; 2];
+    let mut snap = |code: String,
+                    text: &str,
+                    holders: &[(&'static str, Option<u64>, bool)],
+                    in_play: &[crate::pool::Handle<u8>],
+                    written: [usize; 2]|
+     -> Result<(), ScenarioError> {
+        let mut bytes = Vec::new();
+        for h in in_play {
+            let holder = holders
+                .iter()
+                .rev()
+                .find(|(_, id, returned)| *id == Some(h.id()) && !returned)
+                .map(|(name, _, _)| *name);
+            bytes.push((h.id(), holder, h.read_range(0, h.len().min(SHOWN_BYTES))?));
+        }
+        snaps.push(Snap {
+            code,
+            text: text.to_string(),
+            buckets: buckets
+                .iter()
+                .map(|&i| (crate::bucket::bucket_length(i) as u64, pool.layout(i)))
+                .collect(),
+            holders: holders.to_vec(),
+            bytes,
+            written,
+        });
+        Ok(())
+    };
     let a1 = pool.rent(s.first_size as usize)?;
     steps.push(format!(
         "a1 = pool.Rent({}) → a buffer of {} bytes",
         group_digits(s.first_size),
         group_digits(a1.len() as u64)
     ));
+    holders[0].1 = Some(a1.id());
+    if !a1.is_empty() {
+        in_play.push(a1.clone());
+    }
+    snap(
+        format!("byte[] a1 = pool.Rent({});", s.first_size),
+        &steps[0],
+        &holders,
+        &in_play,
+        written,
+    )?;
     if s.first.len() > a1.len() {
         return Err(ScenarioError::LineTooLong {
             who: "first renter",
@@ -210,16 +300,35 @@ pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioEr
         });
     }
     a1.write_slice(0, &s.first)?;
+    written[0] = s.first.len();
     steps.push(format!(
         "a1 ← {} bytes: {}",
         s.first.len(),
         visible(&s.first)
     ));
+    snap(
+        "Encoding.UTF8.GetBytes(line1, a1);".into(),
+        &steps[1],
+        &holders,
+        &in_play,
+        written,
+    )?;
     pool.return_handle(&a1, s.clear)?;
     steps.push(format!(
         "pool.Return(a1, clearArray: {})",
         if s.clear { "true" } else { "false" }
     ));
+    holders[0].2 = true;
+    snap(
+        format!(
+            "pool.Return(a1, clearArray: {});",
+            if s.clear { "true" } else { "false" }
+        ),
+        &steps[2],
+        &holders,
+        &in_play,
+        written,
+    )?;
     let a2 = pool.rent(s.second_size as usize)?;
     let same_buffer = a2.ptr_eq(&a1);
     let nonzero_on_arrival = a2.with(|d| d.iter().filter(|&&b| b != 0).count())?;
@@ -231,6 +340,17 @@ pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioEr
         if same_buffer { "True" } else { "False" },
         nonzero_on_arrival
     ));
+    holders[1].1 = Some(a2.id());
+    if !a2.is_empty() && !in_play.iter().any(|h| h.ptr_eq(&a2)) {
+        in_play.push(a2.clone());
+    }
+    snap(
+        format!("byte[] a2 = pool.Rent({});", s.second_size),
+        &steps[3],
+        &holders,
+        &in_play,
+        written,
+    )?;
     if s.second.len() > a2.len() {
         return Err(ScenarioError::LineTooLong {
             who: "next renter",
@@ -239,11 +359,19 @@ pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioEr
         });
     }
     a2.write_slice(0, &s.second)?;
+    written[1] = s.second.len();
     steps.push(format!(
         "a2 ← {} bytes: {}",
         s.second.len(),
         visible(&s.second)
     ));
+    snap(
+        "Encoding.UTF8.GetBytes(line2, a2);".into(),
+        &steps[4],
+        &holders,
+        &in_play,
+        written,
+    )?;
     if s.read > a2.len() as u64 {
         return Err(ScenarioError::ReadPastEnd {
             read: s.read,
@@ -252,10 +380,17 @@ pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioEr
     }
     let bytes = a2.read_range(0, s.read as usize)?;
     steps.push(format!("read a2[0..{}]", s.read));
+    snap(
+        format!("Encoding.UTF8.GetString(a2, 0, {});", s.read),
+        &steps[5],
+        &holders,
+        &in_play,
+        written,
+    )?;
     let own = s.second.len().min(bytes.len());
     let leaked = bytes[own..].iter().filter(|&&b| b != 0).count();
     let nonzero_read = bytes.iter().filter(|&&b| b != 0).count();
-    Ok(Outcome {
+    let outcome = Outcome {
         first_length: a1.len(),
         second_length: a2.len(),
         same_buffer,
@@ -265,7 +400,8 @@ pub fn run_in(pool: &HandlePool<u8>, s: &Scenario) -> Result<Outcome, ScenarioEr
         leaked,
         nonzero_read,
         steps,
-    })
+    };
+    Ok((outcome, snaps))
 }
 
 /// Bytes as text a reader can see: UTF-8 (a cut character shows as `�`), with `⏎` for a line

@@ -83,4 +83,5 @@ pub fn show_failure(root: &Element, message: &str) {
     ));
 }
 
+/// The lab's one HTML escaper.
 pub use crate::html::escape;

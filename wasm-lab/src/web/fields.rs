@@ -1,16 +1,9 @@
-//! Form helpers shared by the widgets: live re-rendering, numeric fields, selects, small tables.
+//! Form helpers of the `method` widget (the one widget outside `view/`): selects, texts, errors.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlSelectElement};
 
 use super::dom;
-use crate::input::parse_size;
-
-/// The value of the numeric field `id`, or a message naming the field (`label`).
-pub fn number(root: &Element, id: &str, label: &str) -> Result<Result<u64, String>, String> {
-    let input = dom::input(root, id)?;
-    Ok(parse_size(&input.value()).map_err(|e| format!("{label}: {e}")))
-}
 
 /// The selected value of the `<select>` `id`.
 pub fn selected(root: &Element, id: &str) -> Result<String, String> {
@@ -30,21 +23,6 @@ pub fn select(root: &Element, id: &str, value: &str) -> Result<(), String> {
         s.set_selected_index(0);
     }
     Ok(())
-}
-
-/// Re-renders the widget on every `input` or `change` inside it; a failure replaces the widget
-/// with its message instead of leaving it dead.
-pub fn live(root: &Element, render: fn(&Element) -> Result<(), String>) -> Result<(), String> {
-    dom::keep_keys(root)?;
-    for event in ["input", "change"] {
-        let widget = root.clone();
-        dom::on(root, event, move |_| {
-            if let Err(message) = render(&widget) {
-                dom::show_failure(&widget, &message);
-            }
-        })?;
-    }
-    render(root)
 }
 
 /// Shows `message` in the error element `id`, or hides it for `None`.
@@ -75,8 +53,4 @@ pub fn options(pairs: &[(&str, &str)]) -> String {
             )
         })
         .collect()
-}
-
-pub fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
 }

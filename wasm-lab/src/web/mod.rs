@@ -9,19 +9,12 @@
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
-mod bucket_rounding;
-mod capacity;
-mod chunking;
-mod cliff;
 mod dom;
 mod fields;
 mod method;
 mod progress;
 mod quiz;
-mod return_contract;
-mod size_specialized;
-mod stale_data;
-mod why_pool;
+mod widget;
 
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
@@ -56,27 +49,15 @@ pub fn mount_all() -> Result<u32, JsError> {
 }
 
 fn mount_widget(root: &Element) -> Result<(), String> {
+    // Every widget is a view model (`crate::view`) drawn by the one DOM layer (`widget.rs`).
     match root.get_attribute("data-lab-widget").as_deref() {
-        Some("bucket-rounding") => bucket_rounding::mount(root),
-        Some("stale-data") => stale_data::mount(root),
-        Some("return-contract") => return_contract::mount(root),
-        Some("why-pool") => why_pool::mount(root),
-        Some("capacity") => capacity::mount(root),
-        Some("cliff") => cliff::mount(root),
-        Some("chunking") => chunking::mount(root),
-        Some("size-specialized") => size_specialized::mount(root),
         Some("method") => method::mount(root),
-        Some(other) => Err(format!("this version of the lab has no widget “{other}”")),
+        Some(name) => match widget::find(name) {
+            Some(w) => widget::mount(root, w),
+            None => Err(format!("this version of the lab has no widget “{name}”")),
+        },
         None => Err("mount point without a widget name".into()),
     }
-}
-
-/// The calculator's answer for typed text, as a plain object (for the console and for tests).
-#[wasm_bindgen(js_name = calculate)]
-pub fn calculate_text(text: &str) -> Result<JsValue, JsError> {
-    let request = crate::input::parse_size(text).map_err(|e| JsError::new(&e.to_string()))?;
-    serde_wasm_bindgen::to_value(&crate::calc::calculate(request))
-        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// A panic is a bug in the lab: say so plainly in the console instead of an opaque trap.

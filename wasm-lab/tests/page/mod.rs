@@ -8,8 +8,20 @@ pub fn page() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// Puts `html` (mount points) into the page and lets the lab mount it.
+/// Puts `html` (mount points) into the page and lets the lab mount it, from a link without
+/// widget state (an earlier test's edits live in the link).
 pub fn mount(html: &str) -> Element {
+    web_sys::window()
+        .unwrap()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("#"))
+        .unwrap();
+    mount_linked(html)
+}
+
+/// Mounts `html` with the link as it is (a test of linked state sets it first).
+pub fn mount_linked(html: &str) -> Element {
     let host = page().create_element("div").unwrap();
     host.set_inner_html(html);
     page().body().unwrap().append_child(&host).unwrap();
@@ -46,4 +58,48 @@ pub fn click(root: &Element, id: &str) {
         .dyn_into::<web_sys::HtmlElement>()
         .unwrap()
         .click();
+}
+
+/// Whether the widget shows no element `id` (a result withdrawn for an error).
+pub fn absent(root: &Element, id: &str) -> bool {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .unwrap()
+        .is_none()
+}
+
+/// Commits a prediction, as a reader does: a choice (`{id}-{value}`) or a typed number, then
+/// "Run it".
+pub fn predict(root: &Element, id: &str, value: &str) {
+    let choice = format!("{id}-{value}");
+    if absent(root, &choice) {
+        let input: HtmlInputElement = by_id(root, &format!("{id}-value")).dyn_into().unwrap();
+        input.set_value(value);
+    } else {
+        click(root, &choice);
+    }
+    click(root, &format!("{id}-run"));
+}
+
+/// Presses `key` on the element `id`, as a keyboard does; returns whether the page saw it
+/// (whether it propagated to the document).
+pub fn press(root: &Element, id: &str, key: &str) -> bool {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    let seen = Rc::new(Cell::new(false));
+    let flag = seen.clone();
+    let listener = Closure::<dyn FnMut(Event)>::new(move |_| flag.set(true));
+    page()
+        .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+        .unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    by_id(root, id).dispatch_event(&e).unwrap();
+    page()
+        .remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref())
+        .unwrap();
+    seen.get()
 }

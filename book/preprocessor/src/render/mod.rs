@@ -13,6 +13,7 @@ mod machine;
 mod quiz;
 mod report;
 mod verdict;
+mod widget;
 
 /// The chapter with every directive replaced, or every problem found in it.
 pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
@@ -47,7 +48,7 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("claims-report", []) => Ok(report::claims_report(data)),
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
-        ("lab-widget", [name, options @ ..]) => widget(name, options),
+        ("lab-widget", [name, options @ ..]) => widget::widget(name, options),
         ("lab-quiz", [id, options @ ..]) => quiz::quiz(id, options, data, key),
         ("lab-progress", []) => Ok(quiz::progress()),
         _ => Err("wrong arguments (see book/preprocessor/src/lib.rs for the forms)".into()),
@@ -210,30 +211,6 @@ fn bucket_table(sizes: &[&str]) -> Result<String, String> {
     }
     html.push_str("</tbody></table>\n\n");
     Ok(html)
-}
-
-fn widget(name: &str, options: &[&str]) -> Result<String, String> {
-    if !wasm_lab::WIDGETS.contains(&name) {
-        return Err(format!(
-            "the lab has no widget `{name}` (it has: {})",
-            wasm_lab::WIDGETS.join(", ")
-        ));
-    }
-    let mut attrs = String::new();
-    for option in options {
-        match option.split_once('=') {
-            Some(("initial", v)) => attrs.push_str(&format!(" data-initial=\"{}\"", escape(v))),
-            _ => {
-                return Err(format!(
-                    "unknown widget option `{option}` (known: initial=…)"
-                ));
-            }
-        }
-    }
-    Ok(format!(
-        "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\"{attrs}>\
-         <p class=\"lab-loading\">Loading the lab… (this widget needs JavaScript and WebAssembly)</p></div>\n\n"
-    ))
 }
 
 #[cfg(test)]

@@ -70,6 +70,16 @@ fn widgets_and_quizzes_must_exist() {
     let out = chapter("{{#lab-widget bucket-rounding initial=100}}", &data()).unwrap();
     assert!(out.contains("data-lab-widget=\"bucket-rounding\""));
     assert!(out.contains("data-initial=\"100\""));
+    // The default state, drawn at build time by the lab's renderer, with the no-script line.
+    assert!(
+        out.contains("<dd data-testid=\"calc-length\">128</dd>"),
+        "{out}"
+    );
+    assert!(out.contains("needs JavaScript to change it"));
+    assert!(out.contains("aria-live=\"polite\""));
+    assert_eq!(out.trim().lines().count(), 1, "one HTML block: {out}");
+    let e = chapter("{{#lab-widget bucket-rounding initial=-5}}", &data()).unwrap_err();
+    assert!(e[0].contains("default state does not run"), "{e:?}");
     assert!(chapter("{{#lab-widget nope}}", &data()).unwrap_err()[0].contains("no widget `nope`"));
     assert!(
         chapter("{{#lab-quiz bucket-rounding}}", &data())

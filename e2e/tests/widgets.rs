@@ -1,0 +1,243 @@
+//! Every widget, across chapters: with JavaScript off each shows its default result (drawn at
+//! build time by the lab's own view model), every control works from the keyboard alone, and
+//! the time from load to live widgets is reported (never asserted).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail, ensure};
+use e2e::Browser;
+use e2e::thirtyfour::prelude::*;
+use wasm_lab::view::{self, Env, Inputs, Kind, html};
+
+/// Each widget's chapter page and its `initial=…`, read from the chapter's directive.
+fn widget_pages() -> Result<Vec<(String, String, String)>> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src");
+    let mut out = Vec::new();
+    for page in e2e::chapters()? {
+        let md = std::fs::read_to_string(src.join(page.replace(".html", ".md")))?;
+        for line in md.lines() {
+            if let Some(rest) = line.trim().strip_prefix("{{#lab-widget ")
+                && let Some(args) = rest.strip_suffix("}}")
+            {
+                let mut words = args.split_whitespace();
+                let name = words.next().context("a widget without a name")?.to_string();
+                let initial = words
+                    .find_map(|w| w.strip_prefix("initial="))
+                    .unwrap_or("")
+                    .to_string();
+                out.push((page.clone(), name, initial));
+            }
+        }
+    }
+    ensure!(out.len() == wasm_lab::WIDGETS.len(), "{out:?}");
+    Ok(out)
+}
+
+#[tokio::test]
+async fn without_javascript_every_widget_shows_its_default() -> Result<()> {
+    let b = Browser::start_with(&["--blink-settings=scriptEnabled=false"]).await?;
+    for (page, name, initial) in widget_pages()? {
+        b.open_static(&page).await?;
+        let w = common::widget(&b, &name).await?;
+        let line = Browser::text(&w, "lab-noscript").await?;
+        ensure!(
+            line.contains("needs JavaScript to change it"),
+            "{name}: {line:?}"
+        );
+        ensure!(
+            b.driver
+                .find_all(By::Css("html[data-lab-ready]"))
+                .await?
+                .is_empty(),
+            "{name}: scripts ran"
+        );
+        // The same default the lab computes natively (texts that do not depend on measuring).
+        let w_ = view::widget(&name).context("no such widget")?;
+        let form = (w_.form)(&initial);
+        let v = (w_.view)(&Inputs::from_form(&form), &Env::default());
+        for slot in &v.slots {
+            let shown = Browser::find(&w, &format!("{}-result", slot.id)).await?;
+            ensure!(shown.is_displayed().await?, "{name}: {} hidden", slot.id);
+            // This test process has no counting allocator; the book's build has one, so the
+            // page shows chunking measured: only check what the lab computes here.
+            if slot
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("counting allocator"))
+            {
+                ensure!(
+                    !Browser::text(&w, &format!("{}-error", slot.id))
+                        .await?
+                        .contains("counting")
+                );
+                continue;
+            }
+            ensure!(slot.error.is_none(), "{name}: {:?}", slot.error);
+            for id in [
+                "calc-length",
+                "cap-capacity",
+                "cliff-dotnet-bytes",
+                "spec-buckets",
+                "stale-leaked",
+                "dr-r2",
+            ] {
+                let drawn = html::slot(slot);
+                let key = format!("data-testid=\"{id}\">");
+                if let Some(pos) = drawn.find(&key) {
+                    let rest = &drawn[pos + key.len()..];
+                    let want = html::text(&rest[..rest.find('<').unwrap_or(rest.len())]);
+                    let got = Browser::text(&w, id).await?;
+                    ensure!(got == want, "{name}: {id} shows {got:?}, the lab {want:?}");
+                }
+            }
+        }
+        eprintln!("{name}: static default shown");
+    }
+    b.quit().await
+}
+
+/// Presses Tab until the element `id` has the focus, as a keyboard user moves through a page.
+async fn tab_to(b: &Browser, id: &str) -> Result<WebElement> {
+    for _ in 0..400 {
+        let a = b.driver.active_element().await?;
+        if a.attr("data-testid").await?.as_deref() == Some(id) {
+            return Ok(a);
+        }
+        a.send_keys(Key::Tab).await?;
+    }
+    bail!("Tab never reached {id}")
+}
+
+#[tokio::test]
+async fn every_control_works_from_the_keyboard() -> Result<()> {
+    let b = Browser::start().await?;
+    for (page, name, initial) in widget_pages()? {
+        b.open(&page).await?;
+        let w = common::widget(&b, &name).await?;
+        let form = (view::widget(&name).context("no widget")?.form)(&initial);
+        for f in form.fields() {
+            let el = tab_to(&b, f.id).await.with_context(|| name.clone())?;
+            match f.kind {
+                Kind::Number | Kind::Text | Kind::Wide => {
+                    let value = el.prop("value").await?.unwrap_or_default();
+                    el.send_keys(Key::Control + "a").await?;
+                    el.send_keys(Key::Backspace).await?;
+                    el.send_keys(&value).await?;
+                    ensure!(el.prop("value").await?.unwrap_or_default() == value);
+                }
+                Kind::Check => {
+                    let before = el.is_selected().await?;
+                    el.send_keys(Key::Space).await?;
+                    ensure!(
+                        el.is_selected().await? != before,
+                        "{}: Space did not toggle",
+                        f.id
+                    );
+                    el.send_keys(Key::Space).await?;
+                }
+                Kind::Select(options) if options.len() > 1 => {
+                    let before = el.prop("value").await?.unwrap_or_default();
+                    let key = if options.first().map(|o| o.0) == Some(before.as_str()) {
+                        Key::Down
+                    } else {
+                        Key::Up
+                    };
+                    el.send_keys(key).await?;
+                    ensure!(
+                        el.prop("value").await?.unwrap_or_default() != before,
+                        "{}: arrows did not change it",
+                        f.id
+                    );
+                }
+                Kind::Select(_) => {}
+            }
+        }
+        // Predictions and steps, by keyboard: a choice or a number, Enter on "Run it", arrows.
+        for (slot, answer) in [("stale", "16"), ("dr", "yes")] {
+            let id = format!("{slot}-predict");
+            if Browser::find(&w, &id).await.is_err() {
+                continue;
+            }
+            if answer.parse::<u64>().is_ok() {
+                tab_to(&b, &format!("{id}-value"))
+                    .await?
+                    .send_keys(answer)
+                    .await?;
+            } else {
+                tab_to(&b, &format!("{id}-{answer}"))
+                    .await?
+                    .send_keys(Key::Space)
+                    .await?;
+            }
+            tab_to(&b, &format!("{id}-run"))
+                .await?
+                .send_keys(Key::Enter)
+                .await?;
+            Browser::find(&w, &format!("{slot}-verdict")).await?;
+            // Focus moved to the story: → steps forward.
+            let steps = format!("{slot}-steps");
+            let active = b.driver.active_element().await?;
+            ensure!(
+                active.attr("data-testid").await?.as_deref() == Some(steps.as_str()),
+                "{name}: focus not on the story"
+            );
+            active.send_keys(Key::Right).await?;
+            ensure!(common::step_at(&w, &steps).await? == 1);
+            for action in ["next", "prev", "last", "first", "play"] {
+                tab_to(&b, &format!("{steps}-{action}"))
+                    .await?
+                    .send_keys(Key::Enter)
+                    .await?;
+            }
+            tab_to(&b, &format!("{steps}-scrub"))
+                .await?
+                .send_keys(Key::Right)
+                .await?;
+        }
+        ensure!(
+            w.find_all(By::Css("[data-testid=\"lab-failure\"]"))
+                .await?
+                .is_empty(),
+            "{name} failed"
+        );
+        b.assert_no_errors().await.with_context(|| name.clone())?;
+    }
+    b.quit().await
+}
+
+/// Load to live widgets on 127.0.0.1, and screenshots for a human to look at (with
+/// `E2E_SCREENSHOTS=dir`). Reported, never asserted: timings are not test outcomes.
+#[tokio::test]
+async fn report_time_to_live_widgets() -> Result<()> {
+    let b = Browser::start().await?;
+    // The moment the loader marks the page live, in the page's own clock.
+    b.driver
+        .cdp()
+        .send_raw(
+            "Page.addScriptToEvaluateOnNewDocument",
+            serde_json::json!({ "source": "new MutationObserver((_, o) => { if (document.documentElement.hasAttribute('data-lab-ready')) { window.__labLive = performance.now(); o.disconnect(); } }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lab-ready'] });" }),
+        )
+        .await?;
+    for (page, name, _) in widget_pages()? {
+        let start = Instant::now();
+        b.open(&page).await?;
+        let took = start.elapsed();
+        let since_navigation = b.driver.execute("return window.__labLive", vec![]).await?;
+        eprintln!(
+            "{name}: live {:.0} ms after navigation started (WebDriver saw it after {:.0} ms)",
+            since_navigation.json().as_f64().unwrap_or(f64::NAN),
+            took.as_secs_f64() * 1e3
+        );
+        if let Ok(dir) = std::env::var("E2E_SCREENSHOTS") {
+            let w = common::widget(&b, &name).await?;
+            w.scroll_into_view().await?;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            w.screenshot(&std::path::Path::new(&dir).join(format!("{name}.png")))
+                .await?;
+        }
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}

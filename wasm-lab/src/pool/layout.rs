@@ -1,0 +1,52 @@
+//! Where a pool keeps its buffers, for drawing it: per bucket, the calling thread's slot and each
+//! partition's stack, bottom to top. Read-only; the widgets draw the real pool's state from it
+//! instead of modelling where a returned buffer would go.
+
+use serde::Serialize;
+
+/// Where one kept buffer sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The calling thread's slot for the bucket.
+    Slot,
+    /// Partition `n`'s stack (pushed in order, so the last visited is the top).
+    Partition(usize),
+}
+
+/// One bucket's kept buffers, by place; `B` is what identifies a buffer (an id, or `()`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Layout<B> {
+    /// The calling thread's slot.
+    pub slot: Option<B>,
+    /// Each partition's stack, bottom first.
+    pub partitions: Vec<Vec<B>>,
+}
+
+impl<B> Layout<B> {
+    pub(crate) fn new(partitions: usize) -> Self {
+        Layout {
+            slot: None,
+            partitions: (0..partitions).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    pub(crate) fn put(&mut self, place: Place, b: B) {
+        match place {
+            Place::Slot => self.slot = Some(b),
+            Place::Partition(n) => {
+                if let Some(p) = self.partitions.get_mut(n) {
+                    p.push(b);
+                }
+            }
+        }
+    }
+
+    /// Buffers kept in this bucket.
+    pub fn len(&self) -> usize {
+        usize::from(self.slot.is_some()) + self.partitions.iter().map(Vec::len).sum::<usize>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

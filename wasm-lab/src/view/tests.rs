@@ -1,0 +1,400 @@
+//! The view models, natively: inputs → steps, rows, texts, or a reader-facing error.
+
+use super::*;
+
+/// The view of widget `name` with its defaults, `edits` applied, as the browser computes it
+/// (`live`) or as the book's build does.
+fn view_of(name: &str, edits: &[(&str, &str)], live: bool) -> View {
+    let w = widget(name).unwrap();
+    let mut inputs = Inputs::from_form(&(w.form)(""));
+    for (k, v) in edits {
+        inputs.set(k, *v);
+    }
+    (w.view)(
+        &inputs,
+        &Env {
+            live,
+            wasm_pages: None,
+        },
+    )
+}
+
+#[track_caller]
+fn check_error(name: &str, edits: &[(&str, &str)], slot: &str, says: &str) {
+    let v = view_of(name, edits, false);
+    let e = v
+        .slot(slot)
+        .and_then(|s| s.error.clone())
+        .unwrap_or_else(|| panic!("{name} {edits:?}: no error in {slot}"));
+    assert_eq!(e, says, "{name} {edits:?}");
+    assert!(!e.ends_with('.'), "errors have no trailing period: {e}");
+}
+
+/// The edge inputs of issue #16, with the exact message each gets.
+#[test]
+fn edge_inputs_get_messages_about_their_field() {
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: &[Case] = &[
+        (
+            "return-contract",
+            &[("dr-value", "-1")],
+            "dr",
+            "r1[0]: “-1” is negative: a byte holds 0 to 255",
+        ),
+        (
+            "return-contract",
+            &[("dr-value", "300")],
+            "dr",
+            "r1[0]: 300 does not fit in a byte (0 to 255)",
+        ),
+        (
+            "return-contract",
+            &[("mf-rounds", "99999999999")],
+            "mf",
+            "Rounds: “99999999999” is more than this widget runs in your browser (at most 100,000)",
+        ),
+        (
+            "return-contract",
+            &[("mf-rounds", "-5")],
+            "mf",
+            "Rounds: “-5” is negative: type 0 or more",
+        ),
+        (
+            "return-contract",
+            &[("fr-length", "3000000000")],
+            "fr",
+            "length: “3000000000” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)",
+        ),
+        (
+            "capacity",
+            &[("cap-m", "3000000000")],
+            "cap",
+            "M = 3,000,000,000 is more than .NET takes: it reads M as an int, at most 2,147,483,647",
+        ),
+        (
+            "capacity",
+            &[("cap-p", "0")],
+            "cap",
+            "P = 0 partitions is out of range: the lab's pool takes 1 to 4,096",
+        ),
+        (
+            "capacity",
+            &[("cap-k", "24,41,64")],
+            "cap",
+            "K: “24,41,64” is not one number: commas only group digits in threes (1,048,576)",
+        ),
+        (
+            "capacity",
+            &[("cap-k", "1 000")],
+            "cap",
+            "K: “1 000” has a space inside: type one number, grouping digits with commas (1,000)",
+        ),
+        (
+            "bucket-rounding",
+            &[("calc-input", "1.5")],
+            "calc",
+            "Request size: “1.5” is not a whole number: type it in digits, e.g. 100000",
+        ),
+        (
+            "bucket-rounding",
+            &[("calc-input", "")],
+            "calc",
+            "Request size: type a whole number, e.g. 100",
+        ),
+        (
+            "bucket-rounding",
+            &[("calc-input", "-3")],
+            "calc",
+            "Request size: a size cannot be negative (“-3”): .NET's Rent throws ArgumentOutOfRangeException",
+        ),
+        (
+            "size-specialized",
+            &[("spec-input", "24,41,64")],
+            "spec",
+            "Sizes: “24,41,64” is ambiguous: commas only group digits in threes (1,048,576); separate sizes with spaces or semicolons (24; 41; 64)",
+        ),
+        (
+            "size-specialized",
+            &[("spec-input", "1 000")],
+            "spec",
+            "Sizes: “1 000” is ambiguous: a space separates sizes, so this reads as 1 and 000; for one size group digits with commas (1,000), for two drop the leading zero",
+        ),
+        (
+            "chunking",
+            &[("chunk-len", "5000000")],
+            "chunk",
+            "Elements: “5000000” is more than this page chunks (at most 4,000,000)",
+        ),
+        (
+            "stale-data",
+            &[("stale-read", "abc")],
+            "stale",
+            "Bytes to read: “abc” is not a number: type digits, e.g. 4096",
+        ),
+        (
+            "why-pool",
+            &[("why-rounds", "2000000")],
+            "why",
+            "Rounds: “2000000” is more than this widget runs in your browser (at most 1,000,000)",
+        ),
+    ];
+    for (name, edits, slot, says) in cases {
+        check_error(name, edits, slot, says);
+    }
+}
+
+#[test]
+fn exact_numbers_are_read_as_typed() {
+    // `1e3` is a whole number, `-0` is zero: both run.
+    let v = view_of("bucket-rounding", &[("calc-input", "1e3")], false);
+    assert!(v.text().contains("1,024"), "{}", v.text());
+    let v = view_of("bucket-rounding", &[("calc-input", "-0")], false);
+    assert!(v.slots[0].error.is_none());
+    let v = view_of(
+        "size-specialized",
+        &[("spec-input", "24 41;64 1,048,576")],
+        false,
+    );
+    assert!(v.slots[0].error.is_none() && v.text().contains("1,048,576"));
+}
+
+#[test]
+fn capacity_arithmetic_is_exact() {
+    // The issue's 1 + 8 × 1,073,741,825 saturated to 4,294,967,295 in 32-bit wasm.
+    let s = crate::scenario::capacity::Setup {
+        partitions: 8,
+        arrays_per_partition: 1_073_741_825,
+        held: 2,
+        size: 16,
+    };
+    assert_eq!(s.capacity(), 8_589_934_601);
+    let v = view_of(
+        "capacity",
+        &[("cap-m", "1,073,741,825"), ("cap-k", "2")],
+        false,
+    );
+    assert!(v.text().contains("8,589,934,601"), "{}", v.text());
+}
+
+#[test]
+fn small_wording() {
+    let v = view_of(
+        "capacity",
+        &[("cap-p", "1"), ("cap-m", "1"), ("cap-k", "3")],
+        false,
+    );
+    assert!(v.text().contains("1 buffer is dropped"), "{}", v.text());
+    let v = view_of("why-pool", &[("why-rounds", "0")], false);
+    assert!(v.text().contains("no rounds run"), "{}", v.text());
+    assert!(!v.text().contains("0 bytes costs nothing"));
+    // Chunking with 0 elements: in `tests/view_measured.rs`, which has the counting allocator.
+    let v = view_of("cliff", &[], false);
+    assert!(
+        v.text()
+            .contains("depends on everything this page allocated before")
+    );
+}
+
+#[test]
+fn stale_data_predict_then_step() {
+    // In the browser the outcome waits for a prediction.
+    let v = view_of("stale-data", &[], true);
+    assert!(matches!(v.slots[0].parts[..], [Part::Predict(_)]));
+    assert!(!v.text().contains("leaked"));
+    // Wrong, then right; then stepping.
+    let v = view_of(
+        "stale-data",
+        &[("stale-predict", "0"), ("stale-step", "0")],
+        true,
+    );
+    let Part::Verdict(verdict) = &v.slots[0].parts[0] else {
+        panic!()
+    };
+    assert!(
+        !verdict.held && verdict.text.contains("16 bytes"),
+        "{}",
+        verdict.text
+    );
+    let v = view_of(
+        "stale-data",
+        &[("stale-predict", "16"), ("stale-step", "2")],
+        true,
+    );
+    let Part::Verdict(verdict) = &v.slots[0].parts[0] else {
+        panic!()
+    };
+    assert!(verdict.held);
+    let Part::Steps(steps) = &v.slots[0].parts[1] else {
+        panic!()
+    };
+    assert_eq!((steps.at, steps.steps.len()), (2, 6));
+    // After the return the buffer sits in the thread slot; a1 still points at it.
+    let pool = steps.steps[2].pool.as_ref().unwrap();
+    assert_eq!(pool.signature(), "64: slot A | p0 [] ; a1=A a2=-");
+    let last = steps.steps[5].pool.as_ref().unwrap();
+    assert_eq!(last.signature(), "64: slot - | p0 [] ; a1=A a2=A");
+    // The bytes past a2's own 25 that are not zero are a1's: marked as leaked.
+    let row = &last.bytes[0];
+    assert_eq!(row.cells.iter().filter(|c| c.1 == "lab-leak").count(), 16);
+    assert!(
+        v.announce.starts_with("Step 3 of 6: pool.Return(a1"),
+        "{}",
+        v.announce
+    );
+    // A hostile prediction gets a message, not a verdict.
+    let v = view_of("stale-data", &[("stale-predict", "<script>")], true);
+    let Part::Predict(p) = &v.slots[0].parts[0] else {
+        panic!()
+    };
+    assert!(p.problem.as_deref().unwrap().contains("not a number"));
+    assert!(!html::slot(&v.slots[0]).contains("<script>"));
+}
+
+#[test]
+fn double_return_puts_one_buffer_in_the_pool_twice() {
+    let v = view_of("return-contract", &[("dr-predict", "no")], true);
+    let dr = v.slot("dr").unwrap();
+    let Part::Verdict(verdict) = &dr.parts[0] else {
+        panic!()
+    };
+    assert!(!verdict.held);
+    let Part::Steps(steps) = &dr.parts[1] else {
+        panic!()
+    };
+    let sig: Vec<String> = steps
+        .steps
+        .iter()
+        .map(|s| s.pool.as_ref().unwrap().signature())
+        .collect();
+    assert_eq!(
+        sig,
+        [
+            "64: slot - | p0 [] ; x=A",
+            "64: slot A | p0 [] ; x=A",
+            "64: slot A | p0 [A] ; x=A",
+            "64: slot - | p0 [A] ; x=A r1=A",
+            "64: slot - | p0 [] ; x=A r1=A r2=A",
+            "64: slot - | p0 [] ; x=A r1=A r2=A",
+        ]
+    );
+    // Checked mode refuses the second return: two renters, two buffers.
+    let v = view_of(
+        "return-contract",
+        &[("dr-predict", "no"), ("contract-checked", "true")],
+        true,
+    );
+    let Part::Verdict(verdict) = &v.slot("dr").unwrap().parts[0] else {
+        panic!()
+    };
+    assert!(verdict.held);
+}
+
+#[test]
+fn capacity_steps_fill_spill_and_trim() {
+    let v = view_of(
+        "capacity",
+        &[
+            ("cap-p", "2"),
+            ("cap-m", "2"),
+            ("cap-k", "7"),
+            ("cap-size", "100"),
+        ],
+        false,
+    );
+    let Part::Steps(steps) = &v.slots[0].parts[1] else {
+        panic!()
+    };
+    assert_eq!(steps.steps.len(), 8);
+    let after_return = steps.steps[1].pool.as_ref().unwrap();
+    assert_eq!(
+        after_return.signature(),
+        "128: slot  | p0 [ ] | p1 [ ] ; your code=- ; 2 buffers dropped at this step"
+    );
+    assert!(
+        steps.steps[1]
+            .text
+            .contains("keeps 5 (at most 1 + P × M = 5), 2 dropped")
+    );
+    let last = steps.steps[7].pool.as_ref().unwrap();
+    assert_eq!(
+        last.buckets[0]
+            .partitions
+            .iter()
+            .map(|p| p.count)
+            .sum::<u64>(),
+        0
+    );
+}
+
+#[test]
+fn static_default_of_every_widget() {
+    for w in WIDGETS {
+        assert!(crate::WIDGETS.contains(&w.name), "{}", w.name);
+        let form = (w.form)("");
+        let v = (w.view)(&Inputs::from_form(&form), &Env::default());
+        let page = html::widget(w.name, &form, &v);
+        // Natively without the counting allocator chunking says so; the book's build has it
+        // (`tests/view_measured.rs` renders chunking with it).
+        let measured_only = w.name == "chunking"
+            && v.slots[0]
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("counting allocator"));
+        assert!(
+            measured_only || v.slots.iter().all(|s| s.error.is_none()),
+            "{}: {:?}",
+            w.name,
+            v.slots
+        );
+        assert!(page.contains("aria-live=\"polite\""), "{}", w.name);
+        // Sentences under the results end with their period (errors do not, by convention).
+        for part in v.slots.iter().flat_map(|s| &s.parts) {
+            if let Part::Note { text, .. } = part {
+                assert!(text.ends_with('.'), "{}: {text:?}", w.name);
+            }
+        }
+        assert!(!v.announce.is_empty(), "{}", w.name);
+    }
+    assert_eq!(WIDGETS.len(), crate::WIDGETS.len());
+}
+
+#[test]
+fn chunking_strategy_names_are_the_chunkers() {
+    for s in crate::chunk::Strategy::ALL {
+        let key = chunking::strategy_key(s);
+        assert!(chunking::STRATEGIES.contains(&(key, s.name())), "{key}");
+    }
+}
+
+#[test]
+fn links_restore_and_refuse_nothing_silently() {
+    let w = widget("stale-data").unwrap();
+    let form = (w.form)("");
+    let mut inputs = Inputs::from_form(&form);
+    inputs.set("stale-clear", "true");
+    inputs.set("stale-step", "3");
+    inputs.set("stale-line2", "a&b=c #ü");
+    let hash = url::encode(w.name, &inputs);
+    let back = url::decode(w.name, &hash, &form, &Inputs::from_form(&form)).unwrap();
+    assert_eq!(back, inputs);
+    assert!(url::decode("capacity", &hash, &form, &inputs).is_none());
+    // Hostile links: unknown keys dropped, values cut, bad escapes kept as text.
+    let hostile = format!(
+        "#stale-data:evil=1&stale-read=%ZZ%&stale-size1={}&stale-step=-9",
+        "9".repeat(500)
+    );
+    let got = url::decode(w.name, &hostile, &form, &Inputs::from_form(&form)).unwrap();
+    assert!(!got.has("evil"));
+    assert_eq!(got.get("stale-read"), "%ZZ%");
+    assert_eq!(got.get("stale-size1").len(), url::MAX_VALUE);
+    let v = (w.view)(&got, &Env::default());
+    assert!(v.slots[0].error.is_some());
+    // A bad step shows the first step, not a crash.
+    let mut ok = Inputs::from_form(&form);
+    ok.set("stale-step", "-9");
+    let v = (w.view)(&ok, &Env::default());
+    let Part::Steps(s) = &v.slots[0].parts[0] else {
+        panic!()
+    };
+    assert_eq!(s.at, 0);
+}
