@@ -15,6 +15,7 @@ pub const NAMES: &[&str] = &[
     "fig",
     "fig-table",
     "claim",
+    "chart",
     "machines",
     "bucket-table",
     "lab-widget",

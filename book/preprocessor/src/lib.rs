@@ -9,6 +9,7 @@
 //! | `{{#claim KEY OP VALUE}}` | (VALUE: a number or another figure's key) ✓ when the primary machine's figure supports the sentence (`<`, `<=`, `>`, `>=`), else a visible warning and a build warning |
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
+//! | `{{#chart NAME}}` | a chart of figures from every machine in `book/data` (inline SVG, a table mirror; charts in `render/chart/specs.rs`) |
 //! | `{{#lab-widget NAME [initial=…]}}` | a mount point the wasm build brings to life |
 //! | `{{#lab-quiz ID}}` | a live quiz mount point |
 //!
@@ -29,6 +30,7 @@ mod directive;
 mod render;
 
 pub use data::Data;
+pub use render::chart::names as chart_names;
 pub use render::{citable, format_value};
 
 /// The preprocessor, named `lab` in `book.toml`.
@@ -50,12 +52,9 @@ impl Preprocessor for Lab {
                 .source_path
                 .as_ref()
                 .map_or_else(|| chapter.name.clone(), |p| p.display().to_string());
-            data.set_chapter(&source);
-            match render::chapter(&chapter.content, &data) {
+            match render_chapter(&source, &chapter.content, &data) {
                 Ok(content) => chapter.content = content,
-                Err(errors) => {
-                    problems.extend(errors.into_iter().map(|e| format!("{source}: {e}")))
-                }
+                Err(errors) => problems.extend(errors),
             }
         });
         if !problems.is_empty() {
@@ -74,6 +73,17 @@ impl Preprocessor for Lab {
     fn supports_renderer(&self, renderer: &str) -> Result<bool> {
         Ok(renderer == "html")
     }
+}
+
+/// One chapter with its directives replaced, or its problems, each naming the chapter.
+fn render_chapter(source: &str, content: &str, data: &Data) -> Result<String, Vec<String>> {
+    data.set_chapter(source);
+    render::chapter(content, data).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| format!("{source}: {e}"))
+            .collect()
+    })
 }
 
 /// Reads mdBook's JSON from `input`, preprocesses, writes the book JSON to `output`.

@@ -6,6 +6,7 @@ use wasm_lab::input::group_digits;
 use crate::data::Data;
 use crate::directive::{self, Directive};
 
+pub(crate) mod chart;
 mod claim;
 
 /// The chapter with every directive replaced, or every problem found in it.
@@ -34,6 +35,7 @@ fn one(d: &Directive<'_>, data: &Data) -> Result<String, String> {
         ("fig", [key]) => fig(key, data),
         ("fig-table", keys) if !keys.is_empty() => fig_table(keys, data),
         ("claim", [key, op, bound]) => claim::claim(key, op, bound, data),
+        ("chart", [name]) => chart::chart(name, data),
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget(name, options),
