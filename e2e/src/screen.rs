@@ -110,6 +110,24 @@ const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
 const chain = (el) => { const c = []; for (let e = el; e; e = e.parentElement) c.unshift(e); return c; };
 const name = (el) => el.tagName.toLowerCase() + (el.getAttribute("class") ? "." + el.getAttribute("class").trim().split(/\s+/).join(".") : "");
 document.querySelectorAll("main details").forEach((d) => { d.open = true; });
+// Status colours appear only after a reader's input: probe each where it is shown.
+const probes = [];
+const probe = (root, html) => {
+    if (!root) return;
+    const p = document.createElement("p");
+    p.dataset.contrastProbe = "";
+    p.innerHTML = html;
+    root.appendChild(p);
+    probes.push(p);
+};
+const statuses = '<span class="lab-error">error</span> <span class="lab-feedback lab-correct">correct</span> ' +
+    '<span class="lab-feedback lab-wrong">wrong</span> <span class="lab-feedback lab-hint">hint</span> ' +
+    '<span class="lab-verdict lab-bad">bad</span> <span class="lab-verdict lab-ok">ok</span> ' +
+    '<span class="lab-claim lab-claim-ok">ok</span> <span class="lab-claim lab-claim-broken">broken</span> ' +
+    '<span class="lab-claim lab-claim-open">open</span> <span class="lab-fig lab-unfit">not citable</span>';
+probe(document.querySelector("main [data-lab-widget]"), statuses);
+probe(document.querySelector("main [data-lab-quiz]"), statuses);
+probe(document.querySelector("main"), statuses);
 const bad = [];
 let checked = 0;
 for (const el of document.querySelectorAll("main *")) {
@@ -135,6 +153,7 @@ for (const el of document.querySelectorAll("main *")) {
             " (" + (el instanceof SVGElement ? style.fill : style.color) + " on rgb(" + bg.slice(0, 3).map(Math.round) + "))");
     }
 }
+probes.forEach((p) => p.remove());
 return [checked, bad.slice(0, 12)];
 "##;
 
