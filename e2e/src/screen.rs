@@ -172,6 +172,13 @@ pub async fn screenshot(b: &Browser, name: &str) -> Result<()> {
     let Some(dir) = std::env::var_os("E2E_SCREENSHOTS") else {
         return Ok(());
     };
+    // mdBook leaves its theme list open after a choice; it would cover the page.
+    b.driver
+        .execute(
+            "document.getElementById('mdbook-theme-list').style.display = 'none';",
+            vec![],
+        )
+        .await?;
     let png = b.driver.screenshot_as_png().await?;
     std::fs::create_dir_all(&dir)?;
     std::fs::write(std::path::Path::new(&dir).join(format!("{name}.png")), png)?;

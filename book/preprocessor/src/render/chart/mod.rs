@@ -105,7 +105,7 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                         };
                         vlines.push(VLine {
                             x: v,
-                            label: format!("{label} {shown}{who}"),
+                            label: format!("{label} = {shown}{who}"),
                             legend: format!(
                                 "{label} = {shown}: measured, {key} on {}",
                                 file.machine.id
@@ -271,15 +271,20 @@ fn html(
     }
     if let Some((x, y, why)) = spec.origin {
         notes.push(format!(
-            "every line starts at {} × {}: {}",
-            x,
-            y,
+            "every line starts at x = {}, y = {}: {}",
+            svg::tick(spec.x.scale, x),
+            svg::tick(spec.y.scale, y),
             escape(why)
         ));
     }
     if !notes.is_empty() {
         out.push_str("<p class=\"lab-chart-note\" data-testid=\"chart-note\">");
-        out.push_str(&notes.join("; "));
+        let notes = notes.join("; ");
+        let mut chars = notes.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.push_str(chars.as_str());
+        }
         out.push_str(".</p>");
     }
     out.push_str(&table(spec, lines, &line_name));

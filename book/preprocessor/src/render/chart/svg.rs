@@ -28,6 +28,9 @@ const GRID: RGBColor = RGBColor(2, 2, 2);
 const BAND: RGBColor = RGBColor(3, 3, 3);
 const MARK: RGBColor = RGBColor(4, 4, 4);
 const LEVEL: RGBColor = RGBColor(6, 6, 6);
+/// Text that a phone's screen leaves out (the legend and the caption say it too).
+const MARK_LABEL: RGBColor = RGBColor(7, 7, 7);
+const AXIS_TITLE: RGBColor = RGBColor(8, 8, 8);
 
 /// Series `s` on machine `m`: red channel 5, then the two indices.
 fn series_colour(s: usize, m: usize) -> RGBColor {
@@ -45,12 +48,14 @@ fn class_of(hex: &str) -> Option<String> {
         4 => Some("lab-mark".into()),
         5 => Some(format!("lab-s{g} lab-m{b}")),
         6 => Some("lab-level".into()),
+        7 => Some("lab-mark-label".into()),
+        8 => Some("lab-axis-title".into()),
         _ => None,
     }
 }
 
 /// How a value reads on the axis.
-fn tick(scale: Scale, v: f64) -> String {
+pub(super) fn tick(scale: Scale, v: f64) -> String {
     match scale {
         Scale::Bytes => {
             let units = [
@@ -185,7 +190,13 @@ fn x_span(spec: &Chart, extra: &[f64]) -> Span {
     at.extend(extra.iter().copied().filter(|v| !log || *v > 0.0).map(t));
     let lo = at.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = at.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let pad = if hi > lo { 0.08 * (hi - lo) } else { 0.5 };
+    // Named positions need room for their names at the edges.
+    let named = spec.xs.iter().any(|x| !x.name.is_empty());
+    let pad = if hi > lo && !named {
+        0.08 * (hi - lo)
+    } else {
+        0.5
+    };
     // Crowded axes (the 13 counts of buffers held) name every other position.
     let every = if spec.xs.len() > 8 { 2 } else { 1 };
     let ticks = spec
@@ -203,7 +214,12 @@ fn x_span(spec: &Chart, extra: &[f64]) -> Span {
             };
             (t(x.at), if i % every == 0 { label } else { String::new() })
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // The origin's position (one thread) is named too.
+    let mut ticks = ticks;
+    if let Some((x, _, _)) = spec.origin {
+        ticks.insert(0, (t(x), tick(spec.x.scale, x)));
+    }
     Span {
         log,
         lo: lo - pad,
@@ -323,7 +339,7 @@ fn plot(
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
         .label_style(font())
-        .axis_desc_style(font())
+        .axis_desc_style(("sans-serif", FONT).into_font().color(&AXIS_TITLE))
         .x_desc(spec.x.label)
         .y_desc(spec.y.label)
         .x_label_formatter(&|v| label(&xlabels, *v))
@@ -369,7 +385,14 @@ fn plot(
         let dx = if right { -6 } else { 6 };
         chart.draw_series(std::iter::once(
             EmptyElement::at((x, yhi))
-                + Text::new(v.label.clone(), (dx, 6 + 22 * i as i32), font().pos(anchor)),
+                + Text::new(
+                    v.label.clone(),
+                    (dx, 6 + 22 * i as i32),
+                    ("sans-serif", FONT)
+                        .into_font()
+                        .color(&MARK_LABEL)
+                        .pos(anchor),
+                ),
         ))?;
     }
     for l in lines {

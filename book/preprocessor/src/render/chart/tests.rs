@@ -154,7 +154,7 @@ fn a_gated_figure_is_a_gap_with_a_note_never_a_value() {
     let gated = 1.0 + 16384.0 / 200.0;
     let shown = crate::format_value(bench_data::Unit::Ratio, gated);
     assert!(!html.contains(&shown), "{shown} is printed: {html}");
-    assert!(html.contains("a gap at 16,384 B"), "{html}");
+    assert!(html.contains("A gap at 16,384 B"), "{html}");
     assert!(html.contains("not citable (noise 40.0 %)"), "{html}");
     // The line breaks at the gap: two pieces, 1 KiB–16 B and 80 KiB–1 MiB.
     let line = "<polyline class=\"lab-s0 lab-m0\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"3\"";
