@@ -189,3 +189,41 @@ async fn charts_fit_the_column_on_a_phone() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
+
+#[tokio::test]
+async fn charts_print_black_on_white_from_a_dark_theme() -> Result<()> {
+    let b = Browser::start().await?;
+    b.open("print.html").await?;
+    screen::set_theme(&b, "navy").await?;
+    b.driver
+        .cdp()
+        .send_raw(
+            "Emulation.setEmulatedMedia",
+            serde_json::json!({ "media": "print" }),
+        )
+        .await?;
+    let inks: Vec<(String, String, String)> = b
+        .driver
+        .execute(
+            r##"return [...document.querySelectorAll(".lab-chart")].map((c) => [
+                 c.dataset.chart,
+                 getComputedStyle(c.querySelector("svg text")).fill,
+                 getComputedStyle(c.querySelector(".lab-chart-legend li")).color]);"##,
+            vec![],
+        )
+        .await?
+        .convert()?;
+    ensure!(
+        inks.len() == mdbook_lab::chart_names().len(),
+        "print.html has {} charts: {inks:?}",
+        inks.len()
+    );
+    for (name, text, legend) in inks {
+        ensure!(
+            text == "rgb(0, 0, 0)" && legend == "rgb(0, 0, 0)",
+            "chart {name} prints its text in {text} and its legend in {legend}"
+        );
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
