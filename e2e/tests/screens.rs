@@ -6,6 +6,37 @@ use anyhow::{Result, ensure};
 use e2e::Browser;
 use e2e::screen::{self, THEMES};
 
+/// Fields beside their labels; label/value lists side by side when wide, stacked when narrow,
+/// each value starting where its label starts.
+const LAYOUT: &str = r##"
+const narrow = arguments[0];
+const bad = [];
+for (const label of document.querySelectorAll("main label.lab-field:not(.lab-line)")) {
+    const input = label.querySelector("input, select");
+    const text = [...label.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!input || !text || label.getClientRects().length === 0) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const t = range.getClientRects()[0];
+    const i = input.getBoundingClientRect();
+    if (!(i.top < t.bottom && i.bottom > t.top)) {
+        bad.push("field " + JSON.stringify(text.textContent.trim()) + " is not beside its label");
+    }
+}
+for (const dd of document.querySelectorAll("main .lab-calc-result dd")) {
+    const dt = dd.previousElementSibling;
+    if (!dt || dd.getClientRects().length === 0) continue;
+    const [a, b] = [dt.getBoundingClientRect(), dd.getBoundingClientRect()];
+    const ok = narrow ? Math.abs(a.left - b.left) < 2 && b.top >= a.bottom - 1
+                      : b.left >= a.right - 1 && Math.abs(a.top - b.top) < 2;
+    if (!ok) {
+        bad.push("value of " + JSON.stringify(dt.textContent.trim().slice(0, 40)) +
+            (narrow ? " is not under its label" : " is not beside its label"));
+    }
+}
+return bad.slice(0, 10);
+"##;
+
 /// WCAG 2.2 AA for normal text.
 const MIN_CONTRAST: f64 = 4.5;
 
@@ -20,6 +51,16 @@ async fn nothing_is_wider_than_the_column_at_1280_and_390_px() -> Result<()> {
             for over in screen::overflow(&b).await? {
                 problems.push(format!("{page} at {width} px: {over}"));
             }
+            let misplaced: Vec<String> = b
+                .driver
+                .execute(LAYOUT, vec![serde_json::json!(width < 600)])
+                .await?
+                .convert()?;
+            problems.extend(
+                misplaced
+                    .into_iter()
+                    .map(|m| format!("{page} at {width} px: {m}")),
+            );
         }
     }
     ensure!(problems.is_empty(), "{problems:#?}");
