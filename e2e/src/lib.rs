@@ -24,6 +24,7 @@ use serde_json::json;
 use thirtyfour::prelude::*;
 
 pub mod reader;
+pub mod screen;
 
 pub use thirtyfour;
 

@@ -18,6 +18,7 @@ pub const NAMES: &[&str] = &[
     "verdict",
     "machine",
     "claims-report",
+    "chart",
     "machines",
     "bucket-table",
     "lab-widget",

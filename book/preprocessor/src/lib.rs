@@ -12,6 +12,7 @@
 //! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
 //! | `{{#machines}}` | the machines the data comes from, with their facts |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
+//! | `{{#chart NAME}}` | a chart of figures from every machine in `book/data` (inline SVG, a table mirror; charts in `render/chart/specs.rs`) |
 //! | `{{#lab-widget NAME [initial=…]}}` | the widget's default state, drawn from the lab's view model (readable without scripts); the wasm build brings it to life |
 //! | `{{#lab-quiz ID [kinds=A,B]}}` | a live quiz mount point carrying the figures and compiler verdicts it grades from (`kinds=`: only those questions, e.g. a short check after a widget), its printed form, and an answer key at the chapter's end for print |
 //! | `{{#lab-progress}}` | the progress page: every chapter's quiz from the reader's stored progress |
@@ -41,6 +42,7 @@ mod render;
 mod snippets;
 
 pub use data::Data;
+pub use render::chart::names as chart_names;
 pub use render::{citable, format_value};
 
 /// The preprocessor, named `lab` in `book.toml`.
@@ -70,12 +72,9 @@ impl Preprocessor for Lab {
         let mut problems = Vec::new();
         book.for_each_chapter_mut(|chapter| {
             let source = source_name(chapter);
-            data.set_chapter(&source);
-            match render::chapter(&chapter.content, &data) {
+            match render_chapter(&source, &chapter.content, &data) {
                 Ok(content) => chapter.content = content,
-                Err(errors) => {
-                    problems.extend(errors.into_iter().map(|e| format!("{source}: {e}")))
-                }
+                Err(errors) => problems.extend(errors),
             }
         });
         if !problems.is_empty() {
@@ -120,6 +119,17 @@ fn source_name(chapter: &mdbook_preprocessor::book::Chapter) -> String {
         .source_path
         .as_ref()
         .map_or_else(|| chapter.name.clone(), |p| p.display().to_string())
+}
+
+/// One chapter with its directives replaced, or its problems, each naming the chapter.
+fn render_chapter(source: &str, content: &str, data: &Data) -> Result<String, Vec<String>> {
+    data.set_chapter(source);
+    render::chapter(content, data).map_err(|errors| {
+        errors
+            .into_iter()
+            .map(|e| format!("{source}: {e}"))
+            .collect()
+    })
 }
 
 /// Reads mdBook's JSON from `input`, preprocesses, writes the book JSON to `output`.

@@ -8,6 +8,7 @@ use wasm_lab::input::group_digits;
 use crate::data::Data;
 use crate::directive::{self, Directive};
 
+pub(crate) mod chart;
 mod claim;
 mod machine;
 mod quiz;
@@ -46,6 +47,7 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("verdict", [key, options @ ..]) => verdict::verdict(key, options, data),
         ("machine", [fact]) => machine::fact(fact, data),
         ("claims-report", []) => Ok(report::claims_report(data)),
+        ("chart", [name]) => chart::chart(name, data),
         ("machines", []) => Ok(machines(data)),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget::widget(name, options),

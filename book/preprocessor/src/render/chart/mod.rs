@@ -1,0 +1,352 @@
+//! `{{#chart NAME}}`: a chart of bench figures, drawn at build time as inline SVG.
+//!
+//! The chart's figures come from every machine file in `book/data` (one series per machine, so
+//! an instructor's rerun appears beside the committed run); a figure the noise gate rejects is a
+//! gap in its line with a note, never a value; a ratio carries its 95 % interval as a bar. The
+//! SVG is drawn by plotters (`svg.rs`) and recoloured with CSS classes, so it follows the reader's
+//! theme; a collapsed table under it holds the same numbers for screen readers and for copying.
+//! Which figures each chart draws is in `specs.rs`; the .NET figures drawn beside them, in
+//! `reference.rs`.
+
+use bench_data::{RunFile, Unit};
+
+use super::{citable, date, escape, format_value};
+use crate::data::Data;
+
+mod reference;
+mod specs;
+mod svg;
+
+pub use specs::{CHARTS, Chart, Mark, Scale};
+
+/// The name of every chart a chapter can draw.
+pub fn names() -> Vec<&'static str> {
+    CHARTS.iter().map(|c| c.name).collect()
+}
+
+/// One point of a drawn line.
+#[derive(Clone, Debug, PartialEq)]
+enum Point {
+    /// A citable figure: value and 95 % interval (equal to the value for exact figures).
+    Value { v: f64, low: f64, high: f64 },
+    /// The noise gate rejected it: drawn as a gap, with the gate's reason.
+    Gated(String),
+    /// This machine's file has no such figure (an instructor's partial rerun).
+    Missing,
+}
+
+/// One series of the spec on one machine.
+struct Line<'a> {
+    series: usize,
+    machine: usize,
+    file: &'a RunFile,
+    /// Per x of the spec, with the figure key.
+    points: Vec<(String, Option<Unit>, Point)>,
+}
+
+/// A vertical line on the chart: its short label on the chart, its longer one in the legend.
+struct VLine {
+    x: f64,
+    label: String,
+    legend: String,
+}
+
+/// Renders chart `name` from `data`; an unknown chart or a figure missing from the primary
+/// machine's file is an error naming it.
+pub fn chart(name: &str, data: &Data) -> Result<String, String> {
+    let Some(spec) = specs::find(name) else {
+        let known: Vec<&str> = CHARTS.iter().map(|c| c.name).collect();
+        return Err(format!(
+            "there is no chart `{name}` (charts: {})",
+            known.join(", ")
+        ));
+    };
+    let primary = data.primary()?;
+    let files = data.files();
+    let mut lines = Vec::new();
+    for (s, series) in spec.series.iter().enumerate() {
+        for (m, file) in files.iter().enumerate() {
+            let mut points = Vec::new();
+            for x in spec.xs {
+                let key = series.key.replace("{x}", x.key);
+                let point = lookup(&key, file, primary, data, name)?;
+                points.push((key, point.0, point.1));
+            }
+            lines.push(Line {
+                series: s,
+                machine: m,
+                file,
+                points,
+            });
+        }
+    }
+    let mut vlines = Vec::new();
+    for mark in spec.marks {
+        match mark {
+            Mark::Reference(edge) => vlines.push(VLine {
+                x: edge.x,
+                label: edge.label.to_string(),
+                legend: format!(
+                    "{} ({}; a .NET reference, not measured here)",
+                    edge.label, edge.source
+                ),
+            }),
+            Mark::Figure { key, label } => {
+                for file in files {
+                    if let (Some(unit), Point::Value { v, .. }) =
+                        lookup(key, file, primary, data, name)?
+                    {
+                        let shown = format_value(unit, v);
+                        let shown = shown.trim_end_matches(" B");
+                        let who = if files.len() > 1 {
+                            format!(" ({})", file.machine.id)
+                        } else {
+                            String::new()
+                        };
+                        vlines.push(VLine {
+                            x: v,
+                            label: format!("{label} = {shown}{who}"),
+                            legend: format!(
+                                "{label} = {shown}: measured, {key} on {}",
+                                file.machine.id
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let svg = svg::draw(spec, &lines, &vlines)?;
+    Ok(html(spec, &lines, &vlines, files, &svg))
+}
+
+/// A figure of one machine as a point; missing from the primary file is an error.
+fn lookup(
+    key: &str,
+    file: &RunFile,
+    primary: &RunFile,
+    data: &Data,
+    chart: &str,
+) -> Result<(Option<Unit>, Point), String> {
+    let Some(f) = file.figures.get(key) else {
+        if file.machine.id == primary.machine.id {
+            let (_, _) = data
+                .figure(key)
+                .map_err(|e| format!("chart `{chart}`: {e}"))?;
+        }
+        return Ok((None, Point::Missing));
+    };
+    if citable(f) {
+        Ok((
+            Some(f.unit),
+            Point::Value {
+                v: f.value,
+                low: f.low,
+                high: f.high,
+            },
+        ))
+    } else {
+        data.warn(format!(
+            "chart `{chart}`: `{key}` on {} is drawn as a gap: the noise gate says {:?} ({})",
+            file.machine.id, f.verdict, f.gate_note
+        ));
+        Ok((Some(f.unit), Point::Gated(f.gate_note.clone())))
+    }
+}
+
+/// How an x position is named in the table and the notes.
+fn x_name(spec: &Chart, x: &specs::X) -> String {
+    if !x.name.is_empty() {
+        return x.name.to_string();
+    }
+    match spec.x.scale {
+        Scale::Bytes => format!("{} B", wasm_lab::input::group_digits(x.at as u64)),
+        Scale::Count | Scale::Ratio => wasm_lab::input::group_digits(x.at as u64),
+    }
+}
+
+fn swatch(class: &str) -> String {
+    format!(
+        "<svg class=\"lab-swatch\" viewBox=\"0 0 28 10\" aria-hidden=\"true\">\
+         <line x1=\"1\" y1=\"5\" x2=\"27\" y2=\"5\" class=\"{class}\" stroke=\"currentColor\"/></svg>"
+    )
+}
+
+fn html(
+    spec: &Chart,
+    lines: &[Line<'_>],
+    vlines: &[VLine],
+    files: &[RunFile],
+    svg: &str,
+) -> String {
+    let many = files.len() > 1;
+    let line_name = |l: &Line<'_>| {
+        if many {
+            format!("{} — {}", spec.series[l.series].label, l.file.machine.id)
+        } else {
+            spec.series[l.series].label.to_string()
+        }
+    };
+    let machines: Vec<String> = files
+        .iter()
+        .map(|f| {
+            format!(
+                "{} ({}, {} logical cores), measured {}",
+                escape(&f.machine.id),
+                escape(&f.machine.cpu_model),
+                f.machine.logical_cores,
+                date(f)
+            )
+        })
+        .collect();
+    let mut out = format!(
+        "\n\n<figure class=\"lab-chart\" data-chart=\"{name}\" data-testid=\"chart-{name}\">\
+         <figcaption><span class=\"lab-chart-title\">{title}</span> \
+         <span class=\"lab-prov\">Rust, measured on {machines}</span></figcaption>",
+        name = spec.name,
+        title = escape(spec.title),
+        machines = machines.join("; "),
+    );
+    out.push_str(svg);
+    // The legend, in HTML so it wraps on a narrow screen.
+    out.push_str("<ul class=\"lab-chart-legend\">");
+    for l in lines {
+        out.push_str(&format!(
+            "<li>{}{}</li>",
+            swatch(&format!("lab-s{} lab-m{}", l.series, l.machine)),
+            escape(&line_name(l))
+        ));
+    }
+    if let Some(band) = spec.band {
+        out.push_str(&format!(
+            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{} ({}; .NET reference results, not measured here)</li>",
+            escape(band.label),
+            escape(band.source)
+        ));
+    }
+    for v in vlines {
+        out.push_str(&format!(
+            "<li>{}{}</li>",
+            swatch("lab-mark"),
+            escape(&v.legend)
+        ));
+    }
+    if let Some((_, meaning)) = spec.level {
+        out.push_str(&format!(
+            "<li>{}{}</li>",
+            swatch("lab-level"),
+            escape(meaning)
+        ));
+    }
+    out.push_str("</ul>");
+    // Notes: what is not drawn, and why.
+    let mut notes = Vec::new();
+    for l in lines {
+        for ((key, _, point), x) in l.points.iter().zip(spec.xs) {
+            let at = x_name(spec, x);
+            match point {
+                Point::Gated(why) => notes.push(format!(
+                    "a gap at {at} in “{}” on {}: the noise gate found <code>{}</code> too noisy to draw ({})",
+                    escape(spec.series[l.series].label),
+                    escape(&l.file.machine.id),
+                    escape(key),
+                    escape(why)
+                )),
+                Point::Missing => notes.push(format!(
+                    "a gap at {at} in “{}”: {} has no <code>{}</code> (not measured in that run)",
+                    escape(spec.series[l.series].label),
+                    escape(&l.file.machine.id),
+                    escape(key)
+                )),
+                Point::Value { .. } => {}
+            }
+        }
+    }
+    let zero = lines
+        .iter()
+        .flat_map(|l| &l.points)
+        .any(|(_, _, p)| matches!(p, Point::Value { v, .. } if *v <= 0.0));
+    if spec.y.log && zero {
+        notes.push("a log scale has no 0: a 0 is drawn on the bottom line, marked 0".into());
+    }
+    if let Some((x, y, why)) = spec.origin {
+        notes.push(format!(
+            "every line starts at x = {}, y = {}: {}",
+            svg::tick(spec.x.scale, x),
+            svg::tick(spec.y.scale, y),
+            escape(why)
+        ));
+    }
+    if !notes.is_empty() {
+        out.push_str("<p class=\"lab-chart-note\" data-testid=\"chart-note\">");
+        let notes = notes.join("; ");
+        let mut chars = notes.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.push_str(chars.as_str());
+        }
+        out.push_str(".</p>");
+    }
+    out.push_str(&table(spec, lines, &line_name));
+    out.push_str("</figure>\n\n");
+    out
+}
+
+/// The table mirror: the same numbers as the chart, collapsed.
+fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> String) -> String {
+    let mut out = String::from(
+        "<details class=\"lab-chart-table\"><summary>The numbers behind this chart</summary>\
+         <div class=\"lab-scroll\"><table><thead><tr><th>x</th><th>series</th><th>value</th>\
+         <th>95 % interval</th></tr></thead><tbody>",
+    );
+    for l in lines {
+        for ((key, unit, point), x) in l.points.iter().zip(spec.xs) {
+            let (value, interval) = match (point, unit) {
+                (Point::Value { v, low, high }, Some(unit)) => (
+                    format_value(*unit, *v),
+                    if high > low {
+                        format!(
+                            "{} – {}",
+                            format_value(*unit, *low),
+                            format_value(*unit, *high)
+                        )
+                    } else {
+                        "exact".to_string()
+                    },
+                ),
+                (Point::Gated(why), _) => (format!("not citable ({})", escape(why)), String::new()),
+                _ => ("not measured".to_string(), String::new()),
+            };
+            out.push_str(&format!(
+                "<tr data-key=\"{}\" data-machine=\"{}\"><td>{}</td><td>{}</td>\
+                 <td class=\"lab-chart-value\">{value}</td><td>{interval}</td></tr>",
+                escape(key),
+                escape(&l.file.machine.id),
+                escape(&x_name(spec, x)),
+                escape(&line_name(l)),
+            ));
+        }
+    }
+    if let Some(band) = spec.band {
+        for (x, low, high) in band.points {
+            let unit = Unit::Ratio;
+            out.push_str(&format!(
+                "<tr class=\"lab-chart-reference\"><td>{}</td><td>{} (.NET, {})</td>\
+                 <td>{} – {}</td><td>reference result</td></tr>",
+                match spec.x.scale {
+                    Scale::Bytes => format!("{} B", wasm_lab::input::group_digits(*x as u64)),
+                    _ => wasm_lab::input::group_digits(*x as u64),
+                },
+                escape(band.label),
+                escape(band.source),
+                format_value(unit, *low),
+                format_value(unit, *high)
+            ));
+        }
+    }
+    out.push_str("</tbody></table></div></details>");
+    out
+}
+
+#[cfg(test)]
+mod tests;
