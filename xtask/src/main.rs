@@ -39,6 +39,13 @@ usage: cargo xtask <command>
                      measure this machine and rewrite book/data/<machine-id>.json (or DIR/…)
 ";
 
+// `cargo xtask lint` runs the book's preprocessor in-process, and it draws the why-pool and
+// chunking widgets' default state by counting allocations, as the browser does: the counting
+// allocator must be the global one here too (as in `mdbook-lab`'s own binary).
+#[global_allocator]
+static GLOBAL: wasm_lab::alloc_count::CountingAlloc<std::alloc::System> =
+    wasm_lab::alloc_count::CountingAlloc::new(std::alloc::System);
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
