@@ -135,6 +135,8 @@ for (const el of document.querySelectorAll("main *")) {
     if (!own || el.getClientRects().length === 0) continue;
     const style = getComputedStyle(el);
     if (style.visibility === "hidden" || style.display === "none") continue;
+    // Inactive controls are exempt from WCAG's contrast minimum (1.4.3).
+    if (el.closest(':disabled, [aria-disabled="true"]')) continue;
     let bg = [255, 255, 255, 1];
     let opacity = 1;
     for (const e of chain(el)) {

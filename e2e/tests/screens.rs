@@ -11,7 +11,7 @@ use e2e::screen::{self, THEMES};
 const LAYOUT: &str = r##"
 const narrow = arguments[0];
 const bad = [];
-for (const label of document.querySelectorAll("main label.lab-field:not(.lab-line)")) {
+for (const label of document.querySelectorAll("main label.lab-field:not(.lab-line):not(.lab-wide)")) {
     const input = label.querySelector("input, select");
     const text = [...label.childNodes].find((n) => n.nodeType === 3 && n.textContent.trim());
     if (!input || !text || label.getClientRects().length === 0) continue;

@@ -14,7 +14,8 @@ pub fn widget(name: &str, options: &[&str]) -> Result<String, String> {
             // A widget with no default result to draw: it measures the reader's own browser.
             return Ok(format!(
                 "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\">\
-                 <p class=\"lab-loading\">This widget times the lab in your browser: it needs JavaScript and WebAssembly.</p></div>\n\n"
+                 <noscript><p class=\"lab-noscript\" data-testid=\"lab-noscript\">This widget times the lab in your browser: it needs JavaScript to change it, and to run at all.</p></noscript>\
+                 <p class=\"lab-loading\">Loading the timing widget… (it needs JavaScript and WebAssembly)</p></div>\n\n"
             ));
         }
         return Err(format!(
