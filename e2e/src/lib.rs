@@ -237,6 +237,12 @@ impl Browser {
                 json!({ "origin": origin, "storageTypes": "all" }),
             )
             .await?;
+        // A test may have emulated print media (the printed quizzes): the next one reads the
+        // screen.
+        self.driver
+            .cdp()
+            .send_raw("Emulation.setEmulatedMedia", json!({ "media": "" }))
+            .await?;
         self.driver.set_window_rect(0, 0, 1280, 1000).await?;
         Ok(())
     }

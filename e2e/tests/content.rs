@@ -41,7 +41,12 @@ const prose = main.textContent;
 fn pages_but_glossary() -> Result<Vec<String>> {
     Ok(e2e::chapters()?
         .into_iter()
-        .filter(|p| !matches!(p.as_str(), "glossary.html" | "instructors.html" | "progress.html"))
+        .filter(|p| {
+            !matches!(
+                p.as_str(),
+                "glossary.html" | "instructors.html" | "progress.html"
+            )
+        })
         .collect())
 }
 
