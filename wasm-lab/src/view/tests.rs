@@ -355,7 +355,14 @@ fn static_default_of_every_widget() {
         }
         assert!(!v.announce.is_empty(), "{}", w.name);
     }
-    assert_eq!(WIDGETS.len(), crate::WIDGETS.len());
+    // Every widget has a view model but the reader-timing one (`web/method.rs`), which measures
+    // the reader's browser and has no default result to draw.
+    let without_view: Vec<&str> = crate::WIDGETS
+        .iter()
+        .copied()
+        .filter(|n| !WIDGETS.iter().any(|w| w.name == *n))
+        .collect();
+    assert_eq!(without_view, ["method"]);
 }
 
 #[test]
