@@ -10,6 +10,8 @@
 //! measure still grows when many samples scatter (a bimodal or drifting timing), which is
 //! what makes a median untrustworthy.
 
+use wasm_lab::stats::{median_of_sorted, robust_cv};
+
 use crate::measure::Stats;
 
 /// Median, 95 % interval of the median (order statistics, normal approximation of the binomial:
@@ -38,25 +40,6 @@ pub fn summarize(samples: &[f64]) -> Option<Stats> {
         cv: robust_cv(&xs, median),
         cv_plain: plain_cv(&xs),
     })
-}
-
-fn median_of_sorted(xs: &[f64]) -> f64 {
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
-}
-
-/// 1.4826 × median absolute deviation ÷ median (0 when the median is 0).
-pub fn robust_cv(xs: &[f64], median: f64) -> f64 {
-    if xs.is_empty() || median <= 0.0 {
-        return 0.0;
-    }
-    let mut dev: Vec<f64> = xs.iter().map(|x| (x - median).abs()).collect();
-    dev.sort_by(f64::total_cmp);
-    1.4826 * median_of_sorted(&dev) / median
 }
 
 /// Standard deviation ÷ mean (population form; 0 when the mean is 0).

@@ -29,6 +29,7 @@ pub mod pool;
 pub mod progress;
 pub mod quiz;
 pub mod scenario;
+pub mod stats;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]

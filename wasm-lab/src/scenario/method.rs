@@ -11,6 +11,7 @@
 //! These numbers are the reader's machine and browser: the book's text never cites them.
 
 use crate::pool::SharedPool;
+use crate::stats::{median_of_sorted, robust_cv};
 
 /// Rounds per comparison: each gives one sample of each side and one ratio.
 pub const ROUNDS: usize = 31;
@@ -56,27 +57,11 @@ pub fn summarize(samples: &[f64]) -> Option<Summary> {
     }
     xs.sort_by(f64::total_cmp);
     let median = median_of_sorted(&xs);
-    let mut dev: Vec<f64> = xs.iter().map(|x| (x - median).abs()).collect();
-    dev.sort_by(f64::total_cmp);
-    let robust_cv = if median > 0.0 {
-        1.4826 * median_of_sorted(&dev) / median
-    } else {
-        0.0
-    };
     Some(Summary {
         median,
-        robust_cv,
+        robust_cv: robust_cv(&xs, median),
         samples: xs.len(),
     })
-}
-
-fn median_of_sorted(xs: &[f64]) -> f64 {
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    }
 }
 
 /// The smallest step the clock `now` (ms) advances by, seen over up to `tries` reads (0 if it
