@@ -23,6 +23,7 @@ pub mod alloc_count;
 pub mod bucket;
 pub mod calc;
 pub mod chunk;
+pub mod decimal;
 pub mod html;
 pub mod input;
 pub mod pool;

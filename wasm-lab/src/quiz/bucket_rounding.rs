@@ -3,6 +3,7 @@
 
 use super::{Kind, Page, Quiz, Rng, Solution, yes_no};
 use crate::calc::calculate;
+use crate::decimal::fixed;
 use crate::input::group_digits;
 
 pub const QUIZ: Quiz = Quiz {
@@ -124,10 +125,10 @@ impl Kind for WastedBytes {
         Ok(Solution::number(
             c.wasted,
             format!(
-                "The buffer is {length} long, so {length} − {} = {} bytes ({:.1} % of it) are not yours: {}",
+                "The buffer is {length} long, so {length} − {} = {} bytes ({} % of it) are not yours: {}",
                 group_digits(n),
                 group_digits(c.wasted),
-                c.wasted_percent,
+                fixed(c.wasted_percent, 1),
                 c.why
             ),
         )

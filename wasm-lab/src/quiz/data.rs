@@ -2,6 +2,7 @@
 //! the preprocessor copies from the `book/data` file the chapter cites. Nothing here knows
 //! today's numbers: rerun the bench and the answers change with the text.
 
+use crate::decimal::fixed;
 use serde::{Deserialize, Serialize};
 
 use super::{Fig, Gate, Kind, Page, Rng, Solution};
@@ -33,7 +34,12 @@ const NO_DIFFERENCE: &str = "no measurable difference";
 const TOO_NOISY: &str = "the bench cannot tell: the figure is too noisy to cite";
 
 fn interval(f: &Fig) -> String {
-    format!("{:.3}× [{:.3}–{:.3}]", f.value, f.low, f.high)
+    format!(
+        "{}× [{}–{}]",
+        fixed(f.value, 3),
+        fixed(f.low, 3),
+        fixed(f.high, 3)
+    )
 }
 
 impl LessTime {
@@ -162,7 +168,7 @@ impl Kind for Citable {
     }
     fn solve(&self, p: &FigureParams, page: &Page) -> Result<Solution, String> {
         let f = page.figure(&p.key)?;
-        let noise = format!("{:.1} %", f.noise * 100.0);
+        let noise = format!("{} %", fixed(f.noise * 100.0, 1));
         let right = match (f.gate, f.unit.as_str()) {
             (Gate::Absolute, _) | (Gate::RatioOnly, "ratio") => AS_VALUE,
             (Gate::RatioOnly, _) => AS_RATIO,

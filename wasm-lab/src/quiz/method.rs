@@ -3,6 +3,7 @@
 //! answers: what the noise gate lets the book cite, which peer took less time, and why the cliff
 //! is measured in fresh processes.
 
+use crate::decimal::fixed;
 use serde::{Deserialize, Serialize};
 
 use super::data::{Citable, LessTime, Ratio};
@@ -116,7 +117,7 @@ pub fn measured_ratio(l: &Load, paired: bool) -> f64 {
 }
 
 fn ratio(r: f64) -> String {
-    format!("{r:.2}×")
+    format!("{}×", fixed(r, 2))
 }
 
 impl Kind for PairedRatio {
@@ -134,10 +135,10 @@ impl Kind for PairedRatio {
     }
     fn prompt(&self, l: &Load) -> String {
         format!(
-            "Operation A takes {} ns and B {} ns. Halfway through a run of 20 batches a background job slows the machine by {:.1}×. The bench runs A and B in paired rounds (they take turns, batch by batch) and reports the median of the per-round ratios. What B ÷ A does it report?",
+            "Operation A takes {} ns and B {} ns. Halfway through a run of 20 batches a background job slows the machine by {}×. The bench runs A and B in paired rounds (they take turns, batch by batch) and reports the median of the per-round ratios. What B ÷ A does it report?",
             l.a,
             l.b,
-            l.slowdown as f64 / 10.0
+            fixed(l.slowdown as f64 / 10.0, 1)
         )
     }
     fn solve(&self, l: &Load, _: &Page) -> Result<Solution, String> {

@@ -2,6 +2,7 @@
 
 use super::{Env, Field, Form, Inputs, Kind, Part, View, Widget, or, pair, sentence};
 use crate::calc::calculate;
+use crate::decimal::fixed;
 use crate::input::{field_size, group_digits};
 
 pub const WIDGET: Widget = Widget {
@@ -49,12 +50,12 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                         pair(
                             "Share of the buffer wasted",
                             "calc-percent",
-                            f!("{:.1} %", c.wasted_percent),
+                            f!("{} %", fixed(c.wasted_percent, 1)),
                         ),
                         pair(
                             "Excess over the request",
                             "calc-excess",
-                            f!("{:.1} %", c.excess_percent),
+                            f!("{} %", fixed(c.excess_percent, 1)),
                         ),
                     ]),
                     Part::Note {

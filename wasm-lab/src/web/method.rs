@@ -2,6 +2,7 @@
 //! bench's method (`scenario::method`), on a button press. The clock is `performance.now()`;
 //! the numbers are labelled as the reader's machine and never cited by the book's text.
 
+use crate::decimal::fixed;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -93,9 +94,10 @@ fn run(root: &Element) -> Result<(), String> {
         "timing-note",
         &format!(
             "Measured just now in your browser: {ROUNDS} paired rounds per comparison, each side \
-             a batch of about {BATCH_MS} ms ({} and {} calls for the first comparison), so this \
+             a batch of about {} ms ({} and {} calls for the first comparison), so this \
              browser's timer step ({}) is a small part of each batch. These are your machine's \
              numbers; the book's text cites only its own bench.",
+            fixed(BATCH_MS, 0),
             group_digits(vs_fresh.iters.0),
             group_digits(vs_fresh.iters.1),
             describe_step(step),
@@ -113,10 +115,10 @@ fn show(root: &Element, a: &str, b: &str, c: &Comparison) -> Result<(), String> 
         &[
             (a_id.as_str(), ns(&c.a_ns)),
             (b_id.as_str(), ns(&c.b_ns)),
-            (ratio_id.as_str(), format!("{:.2}×", c.ratio.median)),
+            (ratio_id.as_str(), format!("{}×", fixed(c.ratio.median, 2))),
             (
                 noise_id.as_str(),
-                format!("{:.1} %", c.ratio.robust_cv * 100.0),
+                format!("{} %", fixed(c.ratio.robust_cv * 100.0, 1)),
             ),
         ],
     )
@@ -124,9 +126,9 @@ fn show(root: &Element, a: &str, b: &str, c: &Comparison) -> Result<(), String> 
 
 fn ns(s: &Summary) -> String {
     if s.median >= 100.0 {
-        format!("{:.0} ns", s.median)
+        format!("{} ns", fixed(s.median, 0))
     } else {
-        format!("{:.1} ns", s.median)
+        format!("{} ns", fixed(s.median, 1))
     }
 }
 
@@ -134,8 +136,8 @@ fn describe_step(ms: f64) -> String {
     if ms <= 0.0 {
         "not seen to advance".into()
     } else if ms >= 1.0 {
-        format!("{ms:.1} ms")
+        format!("{} ms", fixed(ms, 1))
     } else {
-        format!("{:.0} µs", ms * 1000.0)
+        format!("{} µs", fixed(ms * 1000.0, 0))
     }
 }
