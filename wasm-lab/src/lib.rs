@@ -26,6 +26,7 @@ pub mod chunk;
 pub mod decimal;
 pub mod html;
 pub mod input;
+mod json;
 pub mod pool;
 pub mod progress;
 pub mod quiz;

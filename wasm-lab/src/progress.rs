@@ -63,8 +63,16 @@ impl std::error::Error for Corrupt {}
 
 impl Progress {
     /// Reads stored progress; refuses anything malformed or inconsistent.
+    ///
+    /// Natively with `serde_json`; in wasm with the browser's `JSON.parse` and a walk as strict
+    /// as the derived `Deserialize` (see `src/json.rs` for the bytes that saves).
     pub fn from_json(text: &str) -> Result<Progress, Corrupt> {
+        #[cfg(not(target_arch = "wasm32"))]
         let p: Progress = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
+        #[cfg(target_arch = "wasm32")]
+        let p = crate::json::js::parse(text)
+            .and_then(|v| Progress::from_js(&v))
+            .map_err(Corrupt)?;
         if !(1..=VERSION).contains(&p.version) {
             return Err(Corrupt(format!(
                 "version {} where {VERSION} was expected",
@@ -84,9 +92,39 @@ impl Progress {
         Ok(p)
     }
 
+    /// [`Progress::from_json`]'s walk in wasm.
+    #[cfg(target_arch = "wasm32")]
+    fn from_js(v: &wasm_bindgen::JsValue) -> Result<Progress, String> {
+        use crate::json::js;
+        let o = js::object(v, "progress", &["version", "quizzes"])?;
+        let version = js::u32(&js::required(&o, "progress", "version")?, "version")?;
+        let quizzes = js::map(
+            &js::required(&o, "progress", "quizzes")?,
+            "quizzes",
+            |v, quiz| {
+                js::map(v, quiz, |v, kind| {
+                    let what = format!("{quiz}/{kind}");
+                    let o = js::object(v, &what, &["attempts", "correct", "revealed"])?;
+                    let count = |name: &str| js::u32(&js::required(&o, &what, name)?, &what);
+                    Ok(Tally {
+                        attempts: count("attempts")?,
+                        correct: count("correct")?,
+                        revealed: match js::get(&o, "revealed") {
+                            Some(r) => js::u32(&r, &what)?,
+                            None => 0,
+                        },
+                    })
+                })
+            },
+        )?;
+        Ok(Progress { version, quizzes })
+    }
+
+    /// The text [`Progress::from_json`] reads, on every target with `crate::json::to_string`
+    /// (what `serde_json` writes, without it in the wasm build).
     pub fn to_json(&self) -> String {
-        // Serializing plain maps of integers cannot fail.
-        serde_json::to_string(&Progress {
+        // Plain maps of integers: always writable.
+        crate::json::to_string(&Progress {
             version: VERSION,
             ..self.clone()
         })
@@ -137,23 +175,56 @@ impl Progress {
     }
 }
 
+/// Stored texts [`Progress::from_json`] must refuse, for the native tests and the browser's
+/// (which read with a different parser).
+#[doc(hidden)]
+pub const UNTRUSTED: &[&str] = &[
+    "",
+    "null",
+    "[]",
+    "7",
+    "\"progress\"",
+    "{\"version\":1,\"quizzes\":",
+    "{\"quizzes\":{}}",
+    "{\"version\":1}",
+    "{\"version\":0,\"quizzes\":{}}",
+    "{\"version\":3,\"quizzes\":{}}",
+    "{\"version\":\"1\",\"quizzes\":{}}",
+    "{\"version\":1.5,\"quizzes\":{}}",
+    "{\"version\":1,\"quizzes\":7}",
+    "{\"version\":1,\"quizzes\":[]}",
+    "{\"version\":1,\"quizzes\":null}",
+    "{\"version\":1,\"quizzes\":{\"q\":[]}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":2}}}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":-1,\"correct\":0}}}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":4294967296,\"correct\":0}}}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1e400,\"correct\":0}}}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1}}}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":0,\"revealed\":null}}}}",
+    "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":0,\"x\":0}}}}",
+    "{\"version\":1,\"quizzes\":{},\"extra\":1}",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn refuses_what_it_cannot_trust() {
-        for bad in [
-            "",
-            "null",
-            "[]",
-            "{\"version\":3,\"quizzes\":{}}",
-            "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":2}}}}",
-            "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":-1,\"correct\":0}}}}",
-            "{\"version\":1,\"quizzes\":{},\"extra\":1}",
-        ] {
+        for bad in UNTRUSTED {
             assert!(Progress::from_json(bad).is_err(), "accepted {bad:?}");
         }
+    }
+
+    /// The writer that replaces `serde_json` in the wasm build writes the same text.
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let mut p = Progress::default();
+        p.record("q", "k", true);
+        p.reveal("q", "k");
+        p.record("r\"", "é", false);
+        let expected = serde_json::to_string(&p).unwrap();
+        assert_eq!(p.to_json(), expected);
     }
 
     #[test]

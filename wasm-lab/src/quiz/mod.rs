@@ -150,7 +150,10 @@ fn posed<K: Kind>(kind: &K, p: &K::Params, page: &Page) -> Result<Question, Stri
     };
     Ok(Question {
         kind: Kind::name(kind),
-        params: serde_json::to_string(p).map_err(|e| e.to_string())?,
+        // `crate::json`'s writer rather than `serde_json`, which the shipped wasm leaves out: the
+        // same text (`replay` reads it with `serde_json`), and a serializer per kind that is a
+        // fraction of `serde_json`'s.
+        params: crate::json::to_string(p).map_err(|e| e.to_string())?,
         prompt: kind.prompt(p),
         code: kind.code(p),
         options,

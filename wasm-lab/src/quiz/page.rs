@@ -110,16 +110,102 @@ impl Page {
         page
     }
 
+    /// Texts [`Page::from_json`] must refuse, for the native tests and the browser's (which read
+    /// with a different parser).
+    #[doc(hidden)]
+    pub const UNREADABLE: &[&str] = &[
+        "{",
+        "null",
+        "\"page\"",
+        "{\"machine\":\"m\",\"extra\":1}",
+        "{\"machine\":7}",
+        "{\"figures\":[]}",
+        "{\"figures\":{\"f\":null}}",
+        "{\"figures\":{\"f\":{\"title\":\"t\",\"unit\":\"ratio\",\"value\":1,\"low\":1,\"high\":1,\"noise\":0,\"gate\":\"absolute\"}}}",
+        "{\"figures\":{\"f\":{\"title\":\"t\",\"unit\":\"ratio\",\"value\":\"1\",\"low\":1,\"high\":1,\"noise\":0,\"gate\":\"absolute\",\"note\":\"\"}}}",
+        "{\"figures\":{\"f\":{\"title\":\"t\",\"unit\":\"ratio\",\"value\":1e400,\"low\":1,\"high\":1,\"noise\":0,\"gate\":\"absolute\",\"note\":\"\"}}}",
+        "{\"figures\":{\"f\":{\"title\":\"t\",\"unit\":\"ratio\",\"value\":1,\"low\":1,\"high\":1,\"noise\":0,\"gate\":\"Absolute\",\"note\":\"\"}}}",
+        "{\"figures\":{\"f\":{\"title\":\"t\",\"unit\":\"ratio\",\"value\":1,\"low\":1,\"high\":1,\"noise\":0,\"gate\":\"absolute\",\"note\":\"\",\"x\":1}}}",
+        "{\"compiled\":{\"s\":{\"compiles\":true}}}",
+        "{\"compiled\":{\"s\":{\"compiles\":1,\"errors\":[]}}}",
+        "{\"compiled\":{\"s\":{\"compiles\":false,\"errors\":\"E0382\"}}}",
+        "{\"compiled\":{\"s\":{\"compiles\":false,\"errors\":[1]}}}",
+    ];
+
     /// Reads a mount point's `data-page`; an absent attribute is an empty page.
+    ///
+    /// Natively with `serde_json`; in wasm with the browser's `JSON.parse` and `Page::from_js`
+    /// (see `src/json.rs` for the bytes that saves).
     pub fn from_json(text: &str) -> Result<Page, String> {
         if text.trim().is_empty() {
             return Ok(Page::default());
         }
-        serde_json::from_str(text).map_err(|e| format!("the page's quiz data is unreadable: {e}"))
+        #[cfg(not(target_arch = "wasm32"))]
+        let page = serde_json::from_str(text).map_err(|e| e.to_string());
+        #[cfg(target_arch = "wasm32")]
+        let page = crate::json::js::parse(text).and_then(|v| Page::from_js(&v));
+        page.map_err(|e| format!("the page's quiz data is unreadable: {e}"))
     }
 
+    /// The page as the preprocessor writes it. In wasm only for the browser tests (`replay`): the
+    /// shipped module never writes a page.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "replay"))]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// [`Page::from_json`]'s walk in wasm, as strict as the derived `Deserialize` is natively.
+    #[cfg(target_arch = "wasm32")]
+    fn from_js(v: &wasm_bindgen::JsValue) -> Result<Page, String> {
+        use crate::json::js;
+        let o = js::object(v, "the page", &["machine", "figures", "compiled"])?;
+        let mut page = Page::default();
+        if let Some(m) = js::get(&o, "machine") {
+            page.machine = js::string(&m, "machine")?;
+        }
+        if let Some(f) = js::get(&o, "figures") {
+            page.figures = js::map(&f, "figures", |v, key| {
+                let what = format!("figure `{key}`");
+                let o = js::object(
+                    v,
+                    &what,
+                    &[
+                        "title", "unit", "value", "low", "high", "noise", "gate", "note",
+                    ],
+                )?;
+                let field = |name: &str| js::required(&o, &what, name);
+                let number = |name: &str| js::number(&field(name)?, &format!("{what}.{name}"));
+                let text = |name: &str| js::string(&field(name)?, &format!("{what}.{name}"));
+                Ok(Fig {
+                    title: text("title")?,
+                    unit: text("unit")?,
+                    value: number("value")?,
+                    low: number("low")?,
+                    high: number("high")?,
+                    noise: number("noise")?,
+                    gate: match text("gate")?.as_str() {
+                        "absolute" => Gate::Absolute,
+                        "ratio_only" => Gate::RatioOnly,
+                        "unfit" => Gate::Unfit,
+                        other => return Err(format!("{what}.gate: unknown verdict `{other}`")),
+                    },
+                    note: text("note")?,
+                })
+            })?;
+        }
+        if let Some(c) = js::get(&o, "compiled") {
+            page.compiled = js::map(&c, "compiled", |v, key| {
+                let what = format!("snippet `{key}`");
+                let o = js::object(v, &what, &["compiles", "errors"])?;
+                Ok(Compiled {
+                    compiles: js::boolean(&js::required(&o, &what, "compiles")?, &what)?,
+                    errors: js::array(&js::required(&o, &what, "errors")?, &what, |e| {
+                        js::string(e, &what)
+                    })?,
+                })
+            })?;
+        }
+        Ok(page)
     }
 
     /// The figure `key`, or a message saying the page lacks it.
@@ -136,5 +222,22 @@ impl Page {
                 "this page carries no compiler verdict for the snippet `{name}` (rebuild the book)"
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_what_it_writes_and_refuses_the_rest() {
+        let page = Page::sample();
+        assert_eq!(Page::from_json(&page.to_json()), Ok(page));
+        assert_eq!(Page::from_json(" "), Ok(Page::default()));
+        assert_eq!(Page::from_json("{}"), Ok(Page::default()));
+        for bad in Page::UNREADABLE {
+            let e = Page::from_json(bad).expect_err(bad);
+            assert!(e.starts_with("the page's quiz data is unreadable"), "{e}");
+        }
     }
 }
