@@ -1,16 +1,29 @@
-// Brings the lab's widgets and quizzes to life: loads the wasm build and mounts every
-// `[data-lab-widget]` / `[data-lab-quiz]` in the page. A classic script (mdBook's additional-js),
-// so the module is loaded with a dynamic import built from mdBook's `path_to_root`; that also
-// works on print.html, where every chapter sits at the site root. No network beyond this site.
+// Brings the lab's widgets and quizzes to life: loads the wasm modules the page needs and mounts
+// every `[data-lab-widget]` / `[data-lab-quiz]` / `[data-lab-progress]` in it. The book ships one
+// module per chapter (its widget and quiz) and one for the progress page (`xtask/src/site.rs`),
+// so a page downloads only its own chapter's code; print.html, which holds every chapter, loads
+// them all. A classic script (mdBook's additional-js), so each module is loaded with a dynamic
+// import built from mdBook's `path_to_root`. No network beyond this site.
 (function () {
     "use strict";
     const mounts = document.querySelectorAll("[data-lab-widget], [data-lab-quiz], [data-lab-progress]");
     if (mounts.length === 0) {
         return;
     }
-    const base = new URL(path_to_root + "wasm/", document.baseURI);
-    function fail(message) {
-        for (const m of mounts) {
+    // A mount point's module: its chapter's name, or "progress" (as `mountAll` in the wasm).
+    function moduleOf(m) {
+        return m.getAttribute("data-lab-widget") || m.getAttribute("data-lab-quiz") || "progress";
+    }
+    const byModule = new Map();
+    for (const m of mounts) {
+        const name = moduleOf(m);
+        if (!byModule.has(name)) {
+            byModule.set(name, []);
+        }
+        byModule.get(name).push(m);
+    }
+    function fail(list, message) {
+        for (const m of list) {
             const p = document.createElement("p");
             p.className = "lab-error";
             p.setAttribute("role", "alert");
@@ -20,11 +33,31 @@
             m.replaceChildren(p);
         }
     }
-    import(new URL("wasm_lab.js", base).href)
-        .then(async (lab) => {
-            await lab.default({ module_or_path: new URL("wasm_lab_bg.wasm", base) });
-            lab.mountAll();
+    const root = new URL(path_to_root + "wasm/", document.baseURI);
+    const loads = [];
+    let failed = false;
+    for (const [name, list] of byModule) {
+        // Names come from the book's own directives; anything else gets no request at all.
+        if (!/^[a-z][a-z-]*$/.test(name)) {
+            fail(list, "this page names no lab module “" + name + "”");
+            failed = true;
+            continue;
+        }
+        const base = new URL(name + "/", root);
+        loads.push(import(new URL("wasm_lab.js", base).href)
+            .then(async (lab) => {
+                await lab.default({ module_or_path: new URL("wasm_lab_bg.wasm", base) });
+                lab.mountAll(name);
+            })
+            .catch((e) => {
+                failed = true;
+                fail(list, e && e.message ? e.message : String(e));
+            }));
+    }
+    // Ready once every module mounted; a page where one failed shows that failure instead.
+    Promise.all(loads).then(() => {
+        if (!failed) {
             document.documentElement.setAttribute("data-lab-ready", "");
-        })
-        .catch((e) => fail(e && e.message ? e.message : String(e)));
+        }
+    });
 })();

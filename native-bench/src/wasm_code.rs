@@ -13,12 +13,13 @@ pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
 }
 
-/// The wasm-release artifact `cargo xtask build`/`serve`/`bench` make (before wasm-bindgen).
+/// The size-specialized page's module as compiled (before wasm-bindgen), which `cargo xtask
+/// build`/`serve`/`bench` keep in `<target>/wasm-modules/` (one artifact per module); the probes
+/// are exported from every module, and this is the one whose page cites them.
 pub fn artifact(target_dir: &Path) -> PathBuf {
     target_dir
-        .join("wasm32-unknown-unknown")
-        .join("wasm-release")
-        .join("wasm_lab.wasm")
+        .join("wasm-modules")
+        .join("size-specialized.wasm")
 }
 
 /// Function body sizes in a module, in bytes: local declarations + instructions, without the

@@ -7,6 +7,7 @@
 //!
 //! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
 //! - [`calc`]: the bucket calculator's full answer for one request, with the formula's steps.
+//! - [`decimal`]: floats as fixed-point text, without core's float formatter.
 //! - [`html`]: the workspace's one HTML escaper (widgets and the book's preprocessor).
 //! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
 //! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
@@ -18,6 +19,10 @@
 //! - [`chunk`]: .NET's `Enumerable.Chunk` (both paths) and the Rust alternatives, with the `blocks`
 //!   report of what each chunk allocates.
 //! - [`pool`]: the shared and configurable pools, with an ownership API and a handle API.
+
+// A chapter page's module (built without `all-chapters`, see `Cargo.toml`) leaves the other
+// chapters' code unreached on purpose: the linker drops it, and the compiler need not say so.
+#![cfg_attr(not(feature = "all-chapters"), allow(dead_code, unused_imports))]
 
 pub mod alloc_count;
 pub mod bucket;
@@ -39,6 +44,23 @@ mod code_probe;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+/// The wasm modules the book ships, one per kind of page, each built with its own Cargo feature
+/// only: each chapter with a live part (its widget and quiz) and `progress` (the progress page's
+/// table, no chapter's code). `theme/lab-loader.js` imports `wasm/<module>/` for each module the
+/// page's mount points name, and `mountAll(module)` mounts that module's own mount points.
+pub const MODULES: &[&str] = &[
+    "why-pool",
+    "bucket-rounding",
+    "stale-data",
+    "return-contract",
+    "capacity",
+    "cliff",
+    "chunking",
+    "size-specialized",
+    "method",
+    "progress",
+];
+
 /// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.
 pub const WIDGETS: &[&str] = &[
     "bucket-rounding",
@@ -58,3 +80,30 @@ pub const WIDGETS: &[&str] = &[
 #[global_allocator]
 static GLOBAL: alloc_count::CountingAlloc<std::alloc::System> =
     alloc_count::CountingAlloc::new(std::alloc::System);
+
+#[cfg(test)]
+mod tests {
+    /// Every widget and quiz lives in a module of its own name, and every chapter module has the
+    /// Cargo feature that builds it (and `all-chapters` includes it).
+    #[test]
+    fn every_live_part_has_its_module_and_feature() {
+        let manifest = include_str!("../Cargo.toml");
+        let names = super::WIDGETS
+            .iter()
+            .copied()
+            .chain(super::quiz::LISTING.iter().map(|q| q.id));
+        for name in names {
+            assert!(super::MODULES.contains(&name), "no module for {name}");
+        }
+        for &module in super::MODULES {
+            assert!(
+                manifest.contains(&format!("\n{module} = []")),
+                "no feature `{module}` in wasm-lab/Cargo.toml"
+            );
+            assert!(
+                manifest.contains(&format!("    \"{module}\",\n")),
+                "`all-chapters` lacks `{module}`"
+            );
+        }
+    }
+}

@@ -12,9 +12,10 @@ pub fn build(root: &Path) -> Result<PathBuf> {
     build_book(root)
 }
 
-/// Compiles the lab for wasm32 with the profile readers get (`wasm-release`); a no-op when up to
-/// date.
-pub fn compile_wasm() -> Result<()> {
+/// Compiles the lab for wasm32 with the profile readers get (`wasm-release`), with only `module`'s
+/// feature (wasm-lab/Cargo.toml); a no-op when up to date. Cargo keeps each feature set's
+/// build apart, so switching between modules recompiles nothing that did not change.
+pub fn compile_wasm(module: &str) -> Result<()> {
     cmd::cargo(&[
         "build",
         "--package",
@@ -24,44 +25,79 @@ pub fn compile_wasm() -> Result<()> {
         tools::WASM_TARGET,
         "--profile",
         "wasm-release",
+        "--no-default-features",
+        "--features",
+        module,
     ])
     .run()
 }
 
-/// The lab as readers download it: compiled, bound for the web into `book/src/wasm/` (the name
-/// and producers sections left out: nothing in a page reads them, and the name section alone was
-/// a fifth of the module), then shrunk by `wasm-opt -Oz` when binaryen is available
-/// ([`tools::wasm_opt`]). The bench reads the sizes of what this writes (`wasm_size.*`).
+/// Where each module's compiled artifact is kept before wasm-bindgen (`<module>.wasm`): cargo
+/// writes every feature set's build to the same path, and the bench reads chapter 8's code sizes
+/// from the size-specialized module (`native-bench/src/wasm_code.rs`).
+pub fn modules_dir(root: &Path) -> PathBuf {
+    target_dir(root).join("wasm-modules")
+}
+
+/// The lab as readers download it: one module per page kind ([`wasm_lab::MODULES`]: a chapter's
+/// widget and quiz, or the progress page), each compiled with only its chapter's code, bound for
+/// the web into `book/src/wasm/<module>/` (the name and producers sections left out: nothing in a
+/// page reads them, and the name section alone was a fifth of the module), then shrunk by
+/// `wasm-opt -Oz` when binaryen is available ([`tools::wasm_opt`]). A page loads only the modules
+/// its mount points name (`theme/lab-loader.js`). The bench reads the sizes of what this writes
+/// (`wasm_size.*`).
 pub fn build_wasm(root: &Path) -> Result<()> {
     tools::wasm_target()?;
     tools::wasm_bindgen_cli(root)?;
-    step("building the lab for wasm32");
-    compile_wasm()?;
-    let wasm = target_dir(root)
+    let artifact = target_dir(root)
         .join(tools::WASM_TARGET)
         .join("wasm-release")
         .join("wasm_lab.wasm");
     let out = root.join("book/src/wasm");
-    std::fs::create_dir_all(&out)?;
-    cmd::new(
-        "wasm-bindgen",
-        &[
-            "--target",
-            "web",
-            "--no-typescript",
-            "--remove-name-section",
-            "--remove-producers-section",
-            "--out-dir",
-            &out.to_string_lossy(),
-            &wasm.to_string_lossy(),
-        ],
-    )
-    .run()?;
-    let shipped = out.join("wasm_lab_bg.wasm");
-    match tools::wasm_opt(root) {
-        Some(wasm_opt) => {
-            step("shrinking the lab with wasm-opt -Oz");
-            let path = shipped.to_string_lossy();
+    // Nothing from an earlier layout (or a module that no longer exists) may linger and be served.
+    match std::fs::remove_dir_all(&out) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(e).with_context(|| format!("cannot clear {}", out.display()));
+        }
+        _ => {}
+    }
+    let kept = modules_dir(root);
+    std::fs::create_dir_all(&kept)?;
+    let wasm_opt = tools::wasm_opt(root);
+    if wasm_opt.is_none() {
+        eprintln!(
+            "wasm-opt is not available (npm binaryen); the lab ships without its last size pass"
+        );
+    }
+    let mut largest = (0, "");
+    let mut all = 0;
+    for &module in wasm_lab::MODULES {
+        step(&format!("building the lab's {module} module for wasm32"));
+        compile_wasm(module)?;
+        let raw = kept.join(format!("{module}.wasm"));
+        std::fs::copy(&artifact, &raw)
+            .with_context(|| format!("cannot keep {}", artifact.display()))?;
+        let dir = out.join(module);
+        std::fs::create_dir_all(&dir)?;
+        cmd::new(
+            "wasm-bindgen",
+            &[
+                "--target",
+                "web",
+                "--no-typescript",
+                "--remove-name-section",
+                "--remove-producers-section",
+                "--out-name",
+                "wasm_lab",
+                "--out-dir",
+                &dir.to_string_lossy(),
+                &raw.to_string_lossy(),
+            ],
+        )
+        .run()?;
+        if let Some(wasm_opt) = &wasm_opt {
+            let path = dir.join("wasm_lab_bg.wasm");
+            let path = path.to_string_lossy();
             cmd::new(
                 &wasm_opt.to_string_lossy(),
                 &[
@@ -75,15 +111,18 @@ pub fn build_wasm(root: &Path) -> Result<()> {
             )
             .run()?;
         }
-        None => eprintln!(
-            "wasm-opt is not available (npm binaryen); the lab ships without its last size pass"
-        ),
+        let size = |name: &str| std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
+        let page = size("wasm_lab_bg.wasm") + size("wasm_lab.js");
+        largest = largest.max((page, module));
+        all += page;
     }
-    let size = |name: &str| std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
     println!(
-        "the lab ships {} B of wasm and {} B of JS",
-        size("wasm_lab_bg.wasm"),
-        size("wasm_lab.js")
+        "the lab ships {} modules: the largest page downloads {} B of wasm and JS ({}), all \
+         modules together are {} B",
+        wasm_lab::MODULES.len(),
+        largest.0,
+        largest.1,
+        all
     );
     Ok(())
 }

@@ -1,6 +1,7 @@
-//! What readers download: the size of the lab's shipped wasm module and its JS glue, as written
-//! by `cargo xtask build`/`serve`/`bench` into `book/src/wasm/` (after wasm-bindgen and, when
-//! available, `wasm-opt`), raw and gzipped — so the book can cite them and a regression shows in
+//! What readers download: the size of each of the lab's shipped wasm modules (one per chapter
+//! page, one for the progress page) with its JS glue, as written by `cargo xtask
+//! build`/`serve`/`bench` into `book/src/wasm/<module>/` (after wasm-bindgen and, when available,
+//! `wasm-opt`), raw and gzipped — so the book can cite them and a regression shows in
 //! the data. Exact figures: they do not depend on the machine's load.
 //!
 //! Gzip is level 9 through `flate2` (what a static server that precompresses would send; a
@@ -54,71 +55,134 @@ pub fn run(s: &mut Session) -> Result<()> {
     record(s, &shipped_dir())
 }
 
+/// One module as shipped: its wasm and JS, raw and gzipped.
+struct Shipped {
+    name: String,
+    wasm: u64,
+    js: u64,
+    wasm_gz: u64,
+    js_gz: u64,
+    sections: Sections,
+}
+
+impl Shipped {
+    fn read(dir: &Path, name: &str) -> Result<Shipped> {
+        let at = dir.join(name);
+        let wasm = std::fs::read(at.join("wasm_lab_bg.wasm"))
+            .with_context(|| format!("cannot read {}", at.display()))?;
+        let js = std::fs::read(at.join("wasm_lab.js"))
+            .with_context(|| format!("cannot read {}", at.display()))?;
+        Ok(Shipped {
+            name: name.to_string(),
+            wasm: wasm.len() as u64,
+            js: js.len() as u64,
+            wasm_gz: gzip_len(&wasm)?,
+            js_gz: gzip_len(&js)?,
+            sections: sections(&wasm)?,
+        })
+    }
+    fn total(&self) -> u64 {
+        self.wasm + self.js
+    }
+    fn total_gz(&self) -> u64 {
+        self.wasm_gz + self.js_gz
+    }
+}
+
+/// Records every module's download (`wasm_size.module.<module>.*`, `-` as `_`), the largest page's
+/// in detail (`wasm_size.largest.*`: a page loads its own chapter's module only) and all modules
+/// together (`wasm_size.all.*`: what a reader of every chapter downloads once, then caches).
 fn record(s: &mut Session, dir: &Path) -> Result<()> {
-    let read = |name: &str| std::fs::read(dir.join(name));
-    let (wasm, js) = match (read("wasm_lab_bg.wasm"), read("wasm_lab.js")) {
-        (Ok(w), Ok(j)) => (w, j),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!(
-                "    shipped sizes not measured: cannot read the lab in {} ({e}); build it with \
-                 `cargo xtask build` (cargo xtask bench does)",
-                dir.display()
-            );
-            return Ok(());
+    let mut shipped = Vec::new();
+    for &name in wasm_lab::MODULES {
+        match Shipped::read(dir, name) {
+            Ok(m) => shipped.push(m),
+            Err(e) => {
+                eprintln!(
+                    "    shipped sizes not measured: {e:#}; build the lab with `cargo xtask build` \
+                     (cargo xtask bench does)"
+                );
+                return Ok(());
+            }
         }
+    }
+    for m in &shipped {
+        let key = m.name.replace('-', "_");
+        let page = if m.name == "progress" {
+            "the progress page".to_string()
+        } else {
+            format!("the {} chapter's page", m.name)
+        };
+        s.exact(
+            &format!("wasm_size.module.{key}.bytes"),
+            &format!("what {page} downloads for the lab: wasm + JS"),
+            Unit::Bytes,
+            m.total() as f64,
+        )?;
+        s.exact(
+            &format!("wasm_size.module.{key}.gzip_bytes"),
+            &format!("what {page} downloads for the lab, gzipped (level 9)"),
+            Unit::Bytes,
+            m.total_gz() as f64,
+        )?;
+    }
+    let Some(largest) = shipped.iter().max_by_key(|m| m.total()) else {
+        return Ok(());
     };
-    let (wasm_gz, js_gz) = (gzip_len(&wasm)?, gzip_len(&js)?);
-    let (wasm_len, js_len) = (wasm.len() as u64, js.len() as u64);
-    let parts = sections(&wasm)?;
+    let of = format!("the largest page's module ({})", largest.name);
     let figures = [
-        ("wasm.bytes", "the lab's wasm module as shipped", wasm_len),
+        ("largest.wasm_bytes", format!("{of}: wasm"), largest.wasm),
+        ("largest.js_bytes", format!("{of}: JS glue"), largest.js),
         (
-            "js.bytes",
-            "the lab's JS glue (wasm-bindgen) as shipped",
-            js_len,
+            "largest.bytes",
+            format!("{of}: wasm + JS, what that page downloads"),
+            largest.total(),
         ),
         (
-            "total.bytes",
-            "what a page with a widget downloads for the lab: wasm + JS",
-            wasm_len + js_len,
+            "largest.gzip_bytes",
+            format!("{of}: wasm + JS, each gzipped (level 9)"),
+            largest.total_gz(),
         ),
         (
-            "wasm.gzip_bytes",
-            "the wasm module, gzipped (level 9)",
-            wasm_gz,
-        ),
-        ("js.gzip_bytes", "the JS glue, gzipped (level 9)", js_gz),
-        (
-            "total.gzip_bytes",
-            "wasm + JS, each gzipped (level 9)",
-            wasm_gz + js_gz,
+            "largest.code_bytes",
+            format!("{of}: the wasm code section"),
+            largest.sections.code,
         ),
         (
-            "wasm.code_bytes",
-            "the shipped module's code section",
-            parts.code,
+            "largest.data_bytes",
+            format!("{of}: the wasm data section (strings, tables, constants)"),
+            largest.sections.data,
         ),
         (
-            "wasm.data_bytes",
-            "the shipped module's data section (strings, tables, constants)",
-            parts.data,
+            "largest.custom_bytes",
+            format!("{of}: the wasm custom sections (names, producers, debug info)"),
+            largest.sections.custom,
         ),
         (
-            "wasm.custom_bytes",
-            "the shipped module's custom sections (names, producers, debug info)",
-            parts.custom,
+            "all.bytes",
+            "every module together: wasm + JS".to_string(),
+            shipped.iter().map(Shipped::total).sum(),
+        ),
+        (
+            "all.gzip_bytes",
+            "every module together, each file gzipped (level 9)".to_string(),
+            shipped.iter().map(Shipped::total_gz).sum(),
         ),
     ];
     for (key, title, value) in figures {
         s.exact(
             &format!("wasm_size.{key}"),
-            title,
+            &title,
             Unit::Bytes,
             value as f64,
         )?;
     }
     eprintln!(
-        "    shipped: {wasm_len} B wasm + {js_len} B JS ({wasm_gz} + {js_gz} B gzipped), from {}",
+        "    shipped: {} modules; the largest page ({}) downloads {} B ({} B gzipped), from {}",
+        shipped.len(),
+        largest.name,
+        largest.total(),
+        largest.total_gz(),
         dir.display()
     );
     Ok(())

@@ -48,16 +48,136 @@ pub use page::{Compiled, Fig, Gate, Page};
 
 /// Every quiz the book can mount, in the book's order.
 pub const QUIZZES: &[Quiz] = &[
+    #[cfg(feature = "why-pool")]
     why_pool::QUIZ,
+    #[cfg(feature = "bucket-rounding")]
     bucket_rounding::QUIZ,
+    #[cfg(feature = "stale-data")]
     stale_data::QUIZ,
+    #[cfg(feature = "return-contract")]
     return_contract::QUIZ,
+    #[cfg(feature = "capacity")]
     capacity::QUIZ,
+    #[cfg(feature = "cliff")]
     cliff::QUIZ,
+    #[cfg(feature = "chunking")]
     chunking::QUIZ,
+    #[cfg(feature = "size-specialized")]
     size_specialized::QUIZ,
+    #[cfg(feature = "method")]
     method::QUIZ,
 ];
+
+/// Every quiz in the book's order by id, title and question kinds, in every build: the progress
+/// page lists all of them, while a chapter page's module carries only its own chapter's quiz
+/// ([`QUIZZES`] follows the chapter features, see `Cargo.toml`). Ids and titles are read from the
+/// quizzes' constants (no code comes with them); a test checks the kind names against [`QUIZZES`].
+pub const LISTING: &[Listed] = &[
+    listed(
+        &why_pool::QUIZ,
+        &[
+            "fresh-bytes",
+            "pool-buffer-bytes",
+            "break-even",
+            "less-time-1mib",
+        ],
+    ),
+    listed(
+        &bucket_rounding::QUIZ,
+        &[
+            "bucket-index",
+            "buffer-length",
+            "wasted-bytes",
+            "length-is-request",
+        ],
+    ),
+    listed(
+        &stale_data::QUIZ,
+        &[
+            "leaked-bytes",
+            "non-zero-on-arrival",
+            "same-bucket-sees-old",
+            "payload-alive",
+        ],
+    ),
+    listed(
+        &return_contract::QUIZ,
+        &[
+            "shared-after-returns",
+            "foreign-accepted",
+            "forgotten-return",
+            "test-passed",
+            "does-it-compile",
+        ],
+    ),
+    listed(
+        &capacity::QUIZ,
+        &[
+            "capacity",
+            "bytes-per-round",
+            "create-keeps",
+            "override",
+            "big-machine",
+        ],
+    ),
+    listed(
+        &cliff::QUIZ,
+        &[
+            "new-in-loh",
+            "pool-in-loh",
+            "first-loh-length",
+            "glibc-chunk",
+            "glibc-mmap",
+            "fresh-edge",
+            "after-free",
+        ],
+    ),
+    listed(
+        &chunking::QUIZ,
+        &[
+            "first-chunk-arrays",
+            "first-chunk-bytes",
+            "later-chunk-bytes",
+            "chunk-path",
+            "pooled-first-bytes",
+        ],
+    ),
+    listed(
+        &size_specialized::QUIZ,
+        &[
+            "compile-time-bucket",
+            "bucket-routines",
+            "shared-path",
+            "go-specializes",
+        ],
+    ),
+    listed(
+        &method::QUIZ,
+        &[
+            "paired-ratio",
+            "citable",
+            "peer-less-time",
+            "after-free-mmapped",
+        ],
+    ),
+];
+
+/// A quiz as the progress page lists it.
+#[derive(Debug, PartialEq)]
+pub struct Listed {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The names of its question kinds ([`Ask::name`]), as progress stores them.
+    pub kinds: &'static [&'static str],
+}
+
+const fn listed(q: &Quiz, kinds: &'static [&'static str]) -> Listed {
+    Listed {
+        id: q.id,
+        title: q.title,
+        kinds,
+    }
+}
 
 /// A quiz: an id (as in `{{#lab-quiz ID}}`), a title, its questions' kinds, and what the page
 /// must carry for them (bench figures, rustc's verdicts on the snippets).

@@ -195,3 +195,26 @@ fn less_time_follows_the_interval_and_the_gate() {
     );
     assert!(answer(0.5, 0.1, 0.9, Gate::Unfit).contains("too noisy"));
 }
+
+/// The progress page's listing names every quiz, in order, with its kinds as [`QUIZZES`] has
+/// them (on failure, the message is the listing to paste).
+#[test]
+fn the_listing_matches_the_quizzes() {
+    let want: Vec<Listed> = QUIZZES
+        .iter()
+        .map(|q| Listed {
+            id: q.id,
+            title: q.title,
+            kinds: q.kinds.iter().map(|k| k.name()).collect::<Vec<_>>().leak(),
+        })
+        .collect();
+    let paste: String = QUIZZES
+        .iter()
+        .zip(&want)
+        .map(|(q, l)| {
+            let module = q.id.replace('-', "_");
+            format!("    listed(&{module}::QUIZ, &{:?}),\n", l.kinds)
+        })
+        .collect();
+    assert_eq!(LISTING, want.as_slice(), "\n{paste}");
+}

@@ -55,13 +55,21 @@ pub struct Widget {
 
 /// Every widget, by name (the names of [`crate::WIDGETS`]).
 pub const WIDGETS: &[Widget] = &[
+    #[cfg(feature = "bucket-rounding")]
     bucket_rounding::WIDGET,
+    #[cfg(feature = "stale-data")]
     stale_data::WIDGET,
+    #[cfg(feature = "return-contract")]
     return_contract::WIDGET,
+    #[cfg(feature = "why-pool")]
     why_pool::WIDGET,
+    #[cfg(feature = "capacity")]
     capacity::WIDGET,
+    #[cfg(feature = "cliff")]
     cliff::WIDGET,
+    #[cfg(feature = "chunking")]
     chunking::WIDGET,
+    #[cfg(feature = "size-specialized")]
     size_specialized::WIDGET,
 ];
 

@@ -19,8 +19,16 @@ mod widget;
 /// Mounts every widget and quiz in the page; returns how many were mounted.
 ///
 /// Safe to call twice: a mount point that is already live is skipped.
-#[wasm_bindgen(js_name = mountAll)]
 pub fn mount_all() -> Result<u32, JsError> {
+    mount(None)
+}
+
+/// Mounts the page's widgets, quizzes and progress table of one module: `module` is a chapter's
+/// name (its widget and quiz) or `progress`, as the loader imports one module per name found in
+/// the page (see `Cargo.toml`'s chapter features); without it, everything this build has.
+/// Mount points of other modules are left alone for their own module.
+#[wasm_bindgen(js_name = mountAll)]
+pub fn mount(module: Option<String>) -> Result<u32, JsError> {
     install_panic_hook();
     let document = dom::document().map_err(|e| JsError::new(&dom::describe(&e)))?;
     let mut mounted = 0;
@@ -30,10 +38,14 @@ pub fn mount_all() -> Result<u32, JsError> {
             mount_widget as fn(&Element) -> Result<(), String>,
         ),
         ("[data-lab-quiz]", quiz::mount),
+        #[cfg(feature = "progress")]
         ("[data-lab-progress]", progress::mount),
     ] {
         for root in dom::all(&document, selector) {
             if root.get_attribute("data-lab-live").is_some() {
+                continue;
+            }
+            if module.as_deref().is_some_and(|m| m != module_of(&root)) {
                 continue;
             }
             match mount(&root) {
@@ -48,9 +60,17 @@ pub fn mount_all() -> Result<u32, JsError> {
     Ok(mounted)
 }
 
+/// The module a mount point belongs to: its chapter, or `progress`.
+fn module_of(root: &Element) -> String {
+    root.get_attribute("data-lab-widget")
+        .or_else(|| root.get_attribute("data-lab-quiz"))
+        .unwrap_or_else(|| "progress".into())
+}
+
 fn mount_widget(root: &Element) -> Result<(), String> {
     // Every widget is a view model (`crate::view`) drawn by the one DOM layer (`widget.rs`).
     match root.get_attribute("data-lab-widget").as_deref() {
+        #[cfg(feature = "method")]
         Some("method") => method::mount(root),
         Some(name) => match widget::find(name) {
             Some(w) => widget::mount(root, w),

@@ -12,7 +12,7 @@ use web_sys::Element;
 
 use super::dom::{self, escape};
 use crate::progress::{Progress, STORAGE_KEY};
-use crate::quiz::QUIZZES;
+use crate::quiz::LISTING;
 
 thread_local! {
     /// The notice about progress set aside, kept for the page's life: the first quiz to open
@@ -138,7 +138,9 @@ pub fn wire_confirm(root: &Element, id: &str, reset: impl FnMut() + 'static) -> 
     })
 }
 
-/// Mounts the progress page: one row per chapter's quiz, with a reset per chapter and for all.
+/// Mounts the progress page: one row per chapter's quiz, with a reset per chapter and for all
+/// (only in the progress page's module: chapter pages store progress but never list it).
+#[cfg(feature = "progress")]
 pub fn mount(root: &Element) -> Result<(), String> {
     let (store, notice) = Store::open();
     let store = Rc::new(RefCell::new(store));
@@ -148,7 +150,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
          <th scope=\"col\">solved</th><th scope=\"col\">attempts</th><th scope=\"col\">answers shown</th>\
          <th scope=\"col\"></th></tr></thead><tbody>",
     );
-    for q in QUIZZES {
+    for q in LISTING {
         html.push_str(&format!(
             "<tr data-testid=\"progress-{id}\"><th scope=\"row\"><a href=\"{id}.html\">{title}</a></th>\
              <td data-testid=\"solved\"></td><td data-testid=\"attempts\"></td><td data-testid=\"revealed\"></td><td>{reset}</td></tr>",
@@ -173,7 +175,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
         el.set_text_content(Some(&notice));
         dom::set_hidden(&el, false);
     }
-    for q in QUIZZES {
+    for q in LISTING {
         let row = dom::find(root, &format!("progress-{}", q.id))?;
         let (s, r) = (store.clone(), root.clone());
         wire_confirm(&row, "reset", move || {
@@ -189,12 +191,13 @@ pub fn mount(root: &Element) -> Result<(), String> {
     show(root, &store.borrow())
 }
 
+#[cfg(feature = "progress")]
 fn show(root: &Element, store: &Store) -> Result<(), String> {
-    for q in QUIZZES {
+    for q in LISTING {
         let row = dom::find(root, &format!("progress-{}", q.id))?;
         let (mut solved, mut attempts, mut revealed) = (0, 0, 0);
         for k in q.kinds {
-            let t = store.current().tally(q.id, k.name());
+            let t = store.current().tally(q.id, k);
             solved += u32::from(t.solved());
             attempts += t.attempts;
             revealed += t.revealed;
