@@ -254,16 +254,22 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Deref for Rented<'_, T, P> {
     type Target = [T];
     #[inline]
     fn deref(&self) -> &[T] {
-        // `len <= buf.len()` always holds; `get` instead of indexing leaves no panic path, so
-        // the guard has no unwinding edge to keep it in memory and stays in registers.
-        self.buf.get(..self.len).unwrap_or_default()
+        // `len <= buf.len()` always holds, so the index never panics: it costs a compare and a
+        // branch that is never taken. The panic-free `get(..len).unwrap_or_default()` cost more:
+        // it picks between the slice and an empty one with two conditional moves and their two
+        // constants, six instructions per deref (54 → 50 instructions per rent, write check,
+        // `black_box(&*b)` and return, callgrind). The panic's unwinding edge does not push the
+        // guard to memory: it stays in callee-saved registers. Clamping with `len.min(..)`
+        // instead was worse (56 instructions).
+        &self.buf[..self.len]
     }
 }
 
 impl<T: Element, P: ReturnTo<T> + ?Sized> DerefMut for Rented<'_, T, P> {
     #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
-        self.buf.get_mut(..self.len).unwrap_or_default()
+        // As in `deref`.
+        &mut self.buf[..self.len]
     }
 }
 
