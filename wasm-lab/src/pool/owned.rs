@@ -39,18 +39,7 @@ mod sealed {
         /// For a buffer known to be of bucket `bucket`'s length (the hot path already has it).
         #[inline(always)]
         pub(crate) fn in_bucket(bucket: usize, clear: bool) -> Back {
-            Back::with_bits(bucket, Back::clear_bits(clear))
-        }
-
-        /// The bits [`with_bits`](Self::with_bits) adds for `clear`: a pool computes them once,
-        /// so its hot path builds a `Back` with one `or`.
-        pub(crate) const fn clear_bits(clear: bool) -> usize {
-            if clear { Self::CLEAR } else { 0 }
-        }
-
-        #[inline(always)]
-        pub(crate) fn with_bits(bucket: usize, clear_bits: usize) -> Back {
-            Back(bucket | clear_bits)
+            Back(bucket | if clear { Self::CLEAR } else { 0 })
         }
 
         /// For a guard whose buffer is gone ([`Rented::detach`](super::Rented::detach)): never the
