@@ -106,8 +106,10 @@
 //! [`Cell::take`](std::cell::Cell::take) / [`Cell::replace`](std::cell::Cell::replace) on the
 //! bucket's slot. A thread that alternates between pools falls back to the per-pool table
 //! (`thread_local` crate: a thread-local read and a few plain loads) on each switch. Partitions (one mutex each) are touched only when the slot is empty on rent or
-//! occupied on return. The handle API (an `Arc` and a mutex per buffer) and checked mode (atomic
-//! leases) are slower by design.
+//! occupied on return. A pool that clears on return skips the inlined rent (its returns go
+//! out of line for the clearing anyway), so that the guard of a pool that does not clear
+//! carries a bucket the compiler knows and its inlined return skips the bucket test. The handle
+//! API (an `Arc` and a mutex per buffer) and checked mode (atomic leases) are slower by design.
 //!
 //! # Differences from .NET
 //!
