@@ -401,7 +401,7 @@ impl ser::SerializeStructVariant for Compound<'_> {
 /// (serde's sequence form, `[2, {}]`, which nothing writes) is refused here.
 #[cfg(target_arch = "wasm32")]
 pub mod js {
-    use std::collections::BTreeMap;
+    use litemap::LiteMap;
 
     use js_sys::{Array, JSON, Object, Reflect};
     use wasm_bindgen::{JsCast, JsValue};
@@ -451,9 +451,9 @@ pub mod js {
         v: &JsValue,
         what: &str,
         mut read: impl FnMut(&JsValue, &str) -> Result<T, String>,
-    ) -> Result<BTreeMap<String, T>, String> {
+    ) -> Result<LiteMap<String, T>, String> {
         let obj = as_object(v, what)?;
-        let mut out = BTreeMap::new();
+        let mut out = LiteMap::new();
         for entry in Object::entries(&obj) {
             let entry: Array = entry.unchecked_into();
             let key = entry.get(0).as_string().unwrap_or_default();
@@ -507,9 +507,38 @@ pub mod js {
     }
 }
 
+/// Serde's reading of a string-keyed [`LiteMap`] as strictly as std's maps: a JSON object only
+/// (litemap's own `Deserialize` also takes a list of pairs, which the page and progress readers
+/// must refuse). Native and `replay` builds only, like every serde deserializer here.
+pub(crate) mod object {
+    use std::collections::BTreeMap;
+
+    use litemap::LiteMap;
+    use serde::{Deserialize, Deserializer};
+
+    /// A map of `V`.
+    pub fn map<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
+        d: D,
+    ) -> Result<LiteMap<String, V>, D::Error> {
+        Ok(BTreeMap::<String, V>::deserialize(d)?.into_iter().collect())
+    }
+
+    /// A map of maps of `V`.
+    pub fn map_of_maps<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
+        d: D,
+    ) -> Result<LiteMap<String, LiteMap<String, V>>, D::Error> {
+        Ok(BTreeMap::<String, BTreeMap<String, V>>::deserialize(d)?
+            .into_iter()
+            .map(|(k, inner)| (k, inner.into_iter().collect()))
+            .collect())
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use std::collections::BTreeMap;
+
+    use litemap::LiteMap;
 
     use serde::Serialize;
 
@@ -579,9 +608,9 @@ mod tests {
             ],
         });
         same(&[Tagged::A { x: 1 }, Tagged::B]);
-        let mut map = BTreeMap::new();
-        map.insert("a\"b".to_string(), BTreeMap::from([("k", 1u32)]));
-        map.insert(String::new(), BTreeMap::new());
+        let mut map: LiteMap<String, LiteMap<&str, u32>> = LiteMap::new();
+        map.insert("a\"b".to_string(), [("k", 1u32)].into_iter().collect());
+        map.insert(String::new(), LiteMap::new());
         same(&map);
     }
 

@@ -13,7 +13,7 @@
 //! assert!(Progress::from_json("{\"version\":1,\"quizzes\":").is_err());
 //! ```
 
-use std::collections::BTreeMap;
+use litemap::LiteMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,8 @@ pub const STORAGE_KEY: &str = "pools-and-chunks/progress";
 #[serde(deny_unknown_fields)]
 pub struct Progress {
     version: u32,
-    quizzes: BTreeMap<String, BTreeMap<String, Tally>>,
+    #[serde(deserialize_with = "crate::json::object::map_of_maps")]
+    quizzes: LiteMap<String, LiteMap<String, Tally>>,
 }
 
 /// How often one question was answered, how often right, and how often its answer was shown.

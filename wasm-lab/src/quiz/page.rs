@@ -3,7 +3,7 @@
 //! preprocessor at build time into the mount point's `data-page` attribute (JSON). An
 //! instructor's rerun of the bench therefore changes the answers together with the text.
 
-use std::collections::BTreeMap;
+use litemap::LiteMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,11 +14,11 @@ pub struct Page {
     /// The machine the figures were measured on (`book/data/<machine>.json`).
     #[serde(default)]
     pub machine: String,
-    #[serde(default)]
-    pub figures: BTreeMap<String, Fig>,
+    #[serde(default, deserialize_with = "crate::json::object::map")]
+    pub figures: LiteMap<String, Fig>,
     /// rustc's verdict per snippet name ([`super::snippets::SNIPPETS`]).
-    #[serde(default)]
-    pub compiled: BTreeMap<String, Compiled>,
+    #[serde(default, deserialize_with = "crate::json::object::map")]
+    pub compiled: LiteMap<String, Compiled>,
 }
 
 /// One bench figure as the data file holds it.

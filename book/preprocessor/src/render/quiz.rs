@@ -93,7 +93,10 @@ pub fn page(spec: &Quiz, data: &Data) -> Result<Page, String> {
         );
     }
     if spec.snippets {
-        page.compiled = crate::snippets::verdicts()?.clone();
+        page.compiled = crate::snippets::verdicts()?
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
     }
     Ok(page)
 }
