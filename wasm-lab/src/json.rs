@@ -507,14 +507,37 @@ pub mod js {
     }
 }
 
-/// Serde's reading of a string-keyed [`LiteMap`] as strictly as std's maps: a JSON object only
-/// (litemap's own `Deserialize` also takes a list of pairs, which the page and progress readers
-/// must refuse). Native and `replay` builds only, like every serde deserializer here.
+/// String-keyed [`LiteMap`]s through serde exactly as std's maps go: always a JSON object.
+/// litemap's own impls differ in two ways the page and progress must not: its `Serialize` writes
+/// an *empty* map as `[]` (it looks at the first key to decide), and its `Deserialize` also takes
+/// a list of pairs, which the strict readers refuse.
 pub(crate) mod object {
     use std::collections::BTreeMap;
 
     use litemap::LiteMap;
-    use serde::{Deserialize, Deserializer};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes the map as an object, empty or not.
+    pub fn write<S: Serializer, V: Serialize>(
+        map: &LiteMap<String, V>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter())
+    }
+
+    /// Writes a map of maps as objects, empty or not.
+    pub fn write_maps<S: Serializer, V: Serialize>(
+        map: &LiteMap<String, LiteMap<String, V>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        struct Inner<'a, V>(&'a LiteMap<String, V>);
+        impl<V: Serialize> Serialize for Inner<'_, V> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                write(self.0, s)
+            }
+        }
+        s.collect_map(map.iter().map(|(k, v)| (k, Inner(v))))
+    }
 
     /// A map of `V`.
     pub fn map<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
@@ -618,5 +641,20 @@ mod tests {
     fn refuses_floats_and_other_keys() {
         assert!(to_string(&1.5f64).is_err());
         assert!(to_string(&BTreeMap::from([(1u8, 2u8)])).is_err());
+    }
+
+    /// An empty map is an object, as the strict readers (native and the browser's) require:
+    /// litemap's own `Serialize` would write `[]`, and a page without figures stopped mounting.
+    #[test]
+    fn empty_maps_are_objects() {
+        let page = serde_json::to_string(&crate::quiz::Page::default()).unwrap();
+        assert!(
+            page.contains("\"figures\":{}") && page.contains("\"compiled\":{}"),
+            "{page}"
+        );
+        assert!(crate::quiz::Page::from_json(&page).is_ok());
+        let progress = crate::progress::Progress::default().to_json();
+        assert!(progress.ends_with(",\"quizzes\":{}}"), "{progress}");
+        assert!(crate::progress::Progress::from_json(&progress).is_ok());
     }
 }

@@ -30,7 +30,10 @@ pub const STORAGE_KEY: &str = "pools-and-chunks/progress";
 #[serde(deny_unknown_fields)]
 pub struct Progress {
     version: u32,
-    #[serde(deserialize_with = "crate::json::object::map_of_maps")]
+    #[serde(
+        serialize_with = "crate::json::object::write_maps",
+        deserialize_with = "crate::json::object::map_of_maps"
+    )]
     quizzes: LiteMap<String, LiteMap<String, Tally>>,
 }
 

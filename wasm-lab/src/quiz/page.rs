@@ -14,10 +14,18 @@ pub struct Page {
     /// The machine the figures were measured on (`book/data/<machine>.json`).
     #[serde(default)]
     pub machine: String,
-    #[serde(default, deserialize_with = "crate::json::object::map")]
+    #[serde(
+        default,
+        serialize_with = "crate::json::object::write",
+        deserialize_with = "crate::json::object::map"
+    )]
     pub figures: LiteMap<String, Fig>,
     /// rustc's verdict per snippet name ([`super::snippets::SNIPPETS`]).
-    #[serde(default, deserialize_with = "crate::json::object::map")]
+    #[serde(
+        default,
+        serialize_with = "crate::json::object::write",
+        deserialize_with = "crate::json::object::map"
+    )]
     pub compiled: LiteMap<String, Compiled>,
 }
 
