@@ -97,6 +97,11 @@ pub(crate) struct ThreadStore<S: Send> {
     /// This store's key in the per-thread cache: process-unique, never 0, renewed by every
     /// `&mut` access (so no cached pointer survives one).
     key: u64,
+    /// The key [`get_cached_fast`](Self::get_cached_fast) looks for: `key` when the store's
+    /// owner has a hot path, else a key of its own that no cache entry ever holds (it is never
+    /// remembered), so the lookup always misses. A caller's "is the hot path on?" test is then
+    /// the cache's own key compare, not a second test.
+    fast_key: u64,
 }
 
 #[cfg(not(loom))]
@@ -104,10 +109,14 @@ static STORE_KEYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 
 #[cfg(not(loom))]
 impl<S: Send> ThreadStore<S> {
-    pub(crate) fn new() -> Self {
+    /// A store whose [`get_cached_fast`](Self::get_cached_fast) answers (`fast`) or always
+    /// misses (`!fast`).
+    pub(crate) fn new(fast: bool) -> Self {
+        let key = next_id(&STORE_KEYS);
         Self {
             table: thread_local::ThreadLocal::new(),
-            key: next_id(&STORE_KEYS),
+            key,
+            fast_key: if fast { key } else { next_id(&STORE_KEYS) },
         }
     }
 
@@ -123,8 +132,22 @@ impl<S: Send> ThreadStore<S> {
     /// paths then take their slow path, which looks it up and refills the cache).
     #[inline(always)]
     pub(crate) fn get_cached(&self) -> Option<&S> {
-        let (key, ptr) = cache::last();
-        if key == self.key {
+        self.cached(self.key)
+    }
+
+    /// [`get_cached`](Self::get_cached) for a store made with `fast`; `None` always otherwise.
+    #[inline(always)]
+    pub(crate) fn get_cached_fast(&self) -> Option<&S> {
+        self.cached(self.fast_key)
+    }
+
+    /// The cache's entry if it is `(key, _)`; `key` is `self.key` or `self.fast_key`.
+    #[inline(always)]
+    fn cached(&self, key: u64) -> Option<&S> {
+        let (last, ptr) = cache::last();
+        // `self.fast_key` is `self.key` or a key no entry ever holds (only `self.key` is ever
+        // remembered), so a match means `(self.key, ptr)`, as the SAFETY comment needs.
+        if last == key {
             // SAFETY: the cache holds `(self.key, p)` only if this thread stored it in
             // `remember` with `p` derived from the `&S` that `self.table` handed to this thread:
             // keys are process-unique and never reused, so the entry belongs to this very store,
@@ -167,7 +190,12 @@ impl<S: Send> ThreadStore<S> {
     /// Every thread's `S`; needs exclusive access to the pool.
     pub(crate) fn for_each_mut(&mut self, mut f: impl FnMut(&mut S)) {
         // Before any `&mut S` exists: every thread's cached pointer into this store goes stale.
+        // A `fast_key` equal to the key follows it; one of its own stays (it is never remembered).
+        let fast = self.fast_key == self.key;
         self.key = next_id(&STORE_KEYS);
+        if fast {
+            self.fast_key = self.key;
+        }
         self.table.iter_mut().for_each(&mut f);
     }
 }
@@ -222,16 +250,20 @@ mod cache {
 }
 
 /// Under loom: a list of (loom thread id, `Arc<S>`) behind a loom mutex.
+/// The `bool`: whether `get_cached_fast` answers.
 #[cfg(loom)]
-pub(crate) struct ThreadStore<S: Send>(Mutex<Vec<(loom::thread::ThreadId, Arc<S>)>>);
+pub(crate) struct ThreadStore<S: Send>(Mutex<Vec<(loom::thread::ThreadId, Arc<S>)>>, bool);
 
 #[cfg(loom)]
 impl<S: Send + Sync> ThreadStore<S> {
-    pub(crate) fn new() -> Self {
-        Self(Mutex::new(Vec::new()))
+    pub(crate) fn new(fast: bool) -> Self {
+        Self(Mutex::new(Vec::new()), fast)
     }
     pub(crate) fn get_cached(&self) -> Option<Arc<S>> {
         self.get()
+    }
+    pub(crate) fn get_cached_fast(&self) -> Option<Arc<S>> {
+        if self.1 { self.get() } else { None }
     }
     pub(crate) fn get(&self) -> Option<Arc<S>> {
         let me = loom::thread::current().id();
@@ -326,7 +358,7 @@ mod tests {
 
     #[test]
     fn an_entry_never_moves_while_its_store_lives() {
-        let store = Store::new();
+        let store = Store::new(true);
         let mine = store.get_or(|| Cell::new(7)).unwrap();
         let before = addr(mine);
         let barrier = Barrier::new(CROWD);
@@ -350,7 +382,7 @@ mod tests {
 
     #[test]
     fn live_threads_never_share_an_entry() {
-        let store = Store::new();
+        let store = Store::new(true);
         let seen = StdMutex::new(Vec::new());
         let barrier = Barrier::new(CROWD);
         std::thread::scope(|s| {
@@ -373,7 +405,7 @@ mod tests {
 
     #[test]
     fn exclusive_access_turns_every_cached_pointer_stale() {
-        let mut store = Store::new();
+        let mut store = Store::new(true);
         store.get_or(|| Cell::new(1));
         assert!(store.get_cached().is_some());
         store.for_each_mut(|c| c.set(2));
@@ -383,6 +415,27 @@ mod tests {
         );
         assert_eq!(store.get().map(Cell::get), Some(2));
         assert!(store.get_cached().is_some(), "the lookup refills the cache");
+    }
+
+    #[test]
+    fn the_fast_lookup_answers_only_for_a_fast_store_and_follows_renewed_keys() {
+        for fast in [true, false] {
+            let mut store = Store::new(fast);
+            store.get_or(|| Cell::new(1));
+            assert!(store.get_cached().is_some());
+            assert_eq!(store.get_cached_fast().is_some(), fast);
+            store.for_each_mut(|c| c.set(2));
+            assert!(
+                store.get_cached_fast().is_none(),
+                "a cached pointer survived &mut"
+            );
+            assert_eq!(
+                store.get().map(Cell::get),
+                Some(2),
+                "the lookup refills the cache"
+            );
+            assert_eq!(store.get_cached_fast().map(Cell::get), fast.then_some(2));
+        }
     }
 
     /// The order `cache` relies on: `std` runs a thread's TLS destructors last-registered first.
@@ -443,7 +496,7 @@ mod tests {
             static INSIDE: RefCell<Option<Probe>> = const { RefCell::new(None) };
             static AFTER: RefCell<Option<Probe>> = const { RefCell::new(None) };
         }
-        let store = Arc::new(Store::new());
+        let store = Arc::new(Store::new(true));
         let seen = Arc::new(StdMutex::new(Vec::new()));
         let probe = |name| Probe {
             name,
