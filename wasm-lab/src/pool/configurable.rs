@@ -241,7 +241,8 @@ impl<T: Element> ConfigurablePool<T> {
 }
 
 impl<T: Element> ReturnTo<T> for ConfigurablePool<T> {
-    fn give_back(&self, buf: Box<[T]>, back: owned::Back) {
+    // Nothing here relies on `back` being `buf`'s: the full path checks the length itself.
+    unsafe fn give_back(&self, buf: Box<[T]>, back: owned::Back) {
         if buf.is_empty() {
             return;
         }

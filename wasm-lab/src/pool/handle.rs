@@ -10,7 +10,7 @@ use super::configurable::ConfigurableEngine;
 use super::element::{self, Element};
 use super::engine::{Engine, Plan, Put};
 use super::layout::{Layout, Place};
-use super::shared::{SharedEngine, next_pool_id};
+use super::shared::{CellSlots, Pooled, SharedEngine, next_pool_id};
 use super::sync::{self, Arc, Mutex};
 use super::trim::{self, MemoryPressure};
 use super::{ConfigurableConfig, PoolError, PoolStats, SharedConfig};
@@ -193,6 +193,10 @@ impl<T> PartialEq for Handle<T> {
 impl<T> Eq for Handle<T> {}
 
 type Slot<T> = Arc<BufferCell<T>>;
+
+impl<T: Element> Pooled for Slot<T> {
+    type Slots = CellSlots<Self>;
+}
 
 /// A pool whose buffers are [`Handle`]s: the API the live quizzes and widgets run.
 ///

@@ -81,9 +81,13 @@
 //!
 //! # Safety and correctness
 //!
-//! One `unsafe` block, in `sync.rs`: the per-thread cache in front of the thread-slot table
-//! dereferences the pointer it remembered (its SAFETY comment gives the argument; Miri runs the
-//! unit tests through it, including pools used in turn, `clear_all_threads` and exiting threads).
+//! `unsafe` in two places, each with its SAFETY argument. In `sync.rs`: the per-thread cache in
+//! front of the thread-slot table dereferences the pointer it remembered, and a thread's slots for
+//! boxed buffers (`BoxSlots`) keep a bare pointer per bucket and rebuild the box with the bucket's
+//! length. In `owned.rs`/`shared.rs`: a guard's `Back` is the one made for its buffer, so the
+//! shared pool's return trusts the bucket it names instead of checking the length again
+//! (`ReturnTo::give_back`, `guard_with`, `put_local` state the promise). Miri runs the unit tests
+//! through all of it, including pools used in turn, `clear_all_threads` and exiting threads.
 //! Every misuse is a [`PoolError`] with a message a reader understands;
 //! no input makes the pool panic (allocation failures are errors too). Tests: a model-based
 //! proptest against a reference model (`tests/pool_model.rs`), loom models of the partition and

@@ -14,7 +14,14 @@ mod sealed {
     pub trait ReturnTo<T> {
         /// Takes the guard's buffer back (never refuses: a guard's length is always valid; an
         /// empty buffer, from a detached guard, is ignored).
-        fn give_back(&self, buf: Box<[T]>, back: Back);
+        ///
+        /// # Safety
+        ///
+        /// `back` is the one made for `buf` ([`Back::of_length`] of its length, or
+        /// [`Back::in_bucket`] of its bucket), with any clear bit ([`Back::with_clear`]); or
+        /// [`Back::DETACHED`]. So a [`fast_bucket`](Back::fast_bucket) is `buf`'s bucket, which
+        /// the shared pool's hot path relies on instead of checking the length again.
+        unsafe fn give_back(&self, buf: Box<[T]>, back: Back);
     }
 
     /// How a guard's buffer goes back, in one word, decided when the guard is made: the low byte is
@@ -129,12 +136,19 @@ pub(crate) fn guard<T: Element, P: ReturnTo<T> + ?Sized>(
     clear: bool,
 ) -> Rented<'_, T, P> {
     let back = Back::of_length(buf.len(), clear);
-    guard_with(pool, buf, len, back)
+    // SAFETY: `back` is computed from `buf`'s length.
+    unsafe { guard_with(pool, buf, len, back) }
 }
 
-/// A guard whose [`Back`] the caller already knows (its bucket must be the buffer's).
+/// A guard whose [`Back`] the caller already knows.
+///
+/// # Safety
+///
+/// `back`'s bucket, if any, is `buf`'s ([`Back::fast_bucket`] of `back` without its clear bit is
+/// [`bucket_of_length`] of `buf.len()`): the guard's drop hands both to
+/// [`ReturnTo::give_back`], which relies on it.
 #[inline(always)]
-pub(crate) fn guard_with<T: Element, P: ReturnTo<T> + ?Sized>(
+pub(crate) unsafe fn guard_with<T: Element, P: ReturnTo<T> + ?Sized>(
     pool: &P,
     buf: Box<[T]>,
     len: usize,
@@ -273,7 +287,11 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
         // No emptiness test here: a detached guard's `back` is never the hot path, and the
         // pools' slow paths ignore an empty buffer.
         let buf = std::mem::take(&mut self.buf);
-        self.pool.give_back(buf, self.back);
+        // SAFETY: `self.back` was made for `self.buf` (`guard`, `guard_with`'s promise) and
+        // only ever changes its clear bit after that (`with_clear`), or becomes `DETACHED` when
+        // the buffer is taken out (`detach`); the buffer's length never changes (no method
+        // replaces or resizes it), so `back` is still the one made for `buf`.
+        unsafe { self.pool.give_back(buf, self.back) };
     }
 }
 

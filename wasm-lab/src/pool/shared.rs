@@ -4,7 +4,7 @@ use super::engine::{Engine, Plan, Put};
 use super::layout::{Layout, Place};
 use super::owned::{self, Back, Rejected, Rented, ReturnTo};
 use super::stats::{self, BucketStats, PoolStats};
-use super::sync::{self, AtomicU64, Mutex, Ordering, SlotCell, ThreadStore};
+use super::sync::{self, AtomicU64, BoxSlots, Mutex, Ordering, SlotCell, StampCell, ThreadStore};
 use super::trim::{self, MemoryPressure};
 use super::{Element, PoolError, SharedConfig};
 use crate::bucket::{
@@ -28,42 +28,127 @@ const fn const_bucket(n: usize) -> Option<usize> {
     }
 }
 
-// === impl ThreadSlots ===
+// === impl Pooled ===
 
-/// One thread's slots for one pool: one buffer per bucket (.NET's `t_tlsBuckets`), and the time
-/// the first trim saw it (kept apart so the hot path moves only the buffer).
-pub(crate) struct ThreadSlots<B> {
-    slots: [SlotCell<B>; BUCKET_COUNT],
-    seen: [SlotCell<u64>; BUCKET_COUNT],
+/// A buffer type the shared engine keeps, and how a thread's slots hold it: the ownership API's
+/// `Box<[T]>` as a bare pointer ([`BoxSlots`]: its length is its bucket's), the handle API's
+/// buffer (one pointer already) in a [`SlotCell`] ([`CellSlots`]).
+pub(crate) trait Pooled: Send + Sized + 'static {
+    /// One slot per bucket.
+    type Slots: SlotsOf<Self> + sync::ThreadShared;
 }
 
-impl<B> ThreadSlots<B> {
+/// One thread's slots of one pool, one per bucket (.NET's `t_tlsBuckets`).
+pub(crate) trait SlotsOf<B> {
+    fn new() -> Self;
+    /// The buffer in `bucket`'s slot, if any; the slot is then empty.
+    fn take(&self, bucket: usize) -> Option<B>;
+    /// Puts `buf` in `bucket`'s slot, giving back the previous buffer; `Err(buf)`, the slot
+    /// untouched, for a buffer that is not of the bucket's length.
+    fn replace(&self, bucket: usize, buf: B) -> Result<Option<B>, B>;
+    fn is_some(&self, bucket: usize) -> bool;
+    /// [`replace`](Self::replace) without the length check.
+    ///
+    /// # Safety
+    ///
+    /// `buf` is of `bucket`'s length (`replace` would not refuse it).
+    unsafe fn replace_unchecked(&self, bucket: usize, buf: B) -> Option<B>;
+}
+
+impl<T: Element> Pooled for Box<[T]> {
+    type Slots = BoxSlots<T>;
+}
+
+impl<T: Element> SlotsOf<Box<[T]>> for BoxSlots<T> {
+    fn new() -> Self {
+        BoxSlots::new()
+    }
+    #[inline(always)]
+    fn take(&self, bucket: usize) -> Option<Box<[T]>> {
+        BoxSlots::take(self, bucket)
+    }
+    #[inline(always)]
+    fn replace(&self, bucket: usize, buf: Box<[T]>) -> Result<Option<Box<[T]>>, Box<[T]>> {
+        BoxSlots::replace(self, bucket, buf)
+    }
+    fn is_some(&self, bucket: usize) -> bool {
+        BoxSlots::is_some(self, bucket)
+    }
+    #[inline(always)]
+    unsafe fn replace_unchecked(&self, bucket: usize, buf: Box<[T]>) -> Option<Box<[T]>> {
+        // SAFETY: the caller's promise, passed on.
+        unsafe { BoxSlots::replace_unchecked(self, bucket, buf) }
+    }
+}
+
+/// Slots holding the buffer itself, one [`SlotCell`] per bucket (the caller vouches for the
+/// lengths).
+pub(crate) struct CellSlots<B>([SlotCell<B>; BUCKET_COUNT]);
+
+impl<B> SlotsOf<B> for CellSlots<B> {
+    fn new() -> Self {
+        Self(std::array::from_fn(|_| SlotCell::new()))
+    }
+    #[inline]
+    fn take(&self, bucket: usize) -> Option<B> {
+        self.0[bucket].take()
+    }
+    #[inline]
+    fn replace(&self, bucket: usize, buf: B) -> Result<Option<B>, B> {
+        Ok(self.0[bucket].replace(Some(buf)))
+    }
+    fn is_some(&self, bucket: usize) -> bool {
+        self.0[bucket].is_some()
+    }
+    #[inline]
+    unsafe fn replace_unchecked(&self, bucket: usize, buf: B) -> Option<B> {
+        self.0[bucket].replace(Some(buf))
+    }
+}
+
+// === impl ThreadSlots ===
+
+/// One thread's slots for one pool: one buffer per bucket, and the time the first trim saw it
+/// (kept apart so the hot path moves only the buffer).
+pub(crate) struct ThreadSlots<B: Pooled> {
+    slots: B::Slots,
+    seen: [StampCell; BUCKET_COUNT],
+}
+
+impl<B: Pooled> ThreadSlots<B> {
     fn new() -> Self {
         Self {
-            slots: std::array::from_fn(|_| SlotCell::new()),
-            seen: std::array::from_fn(|_| SlotCell::new()),
+            slots: B::Slots::new(),
+            seen: std::array::from_fn(|_| StampCell::new()),
         }
     }
 
     /// Applies one trim to every slot, pushing dropped buffers to `out`.
     fn trim(&self, pressure: MemoryPressure, now_ms: u64, out: &mut Vec<B>) {
-        for (slot, seen) in self.slots.iter().zip(&self.seen) {
-            if let Some(buf) = slot.take() {
+        for (bucket, seen) in self.seen.iter().enumerate() {
+            if let Some(buf) = self.slots.take(bucket) {
                 let mut stamp = seen.take();
                 if trim::slot_trim(&mut stamp, pressure, now_ms) {
                     out.push(buf);
                 } else {
                     // Nothing runs between the take and this put back: the slot is this
-                    // thread's alone and no user code runs in between.
-                    slot.replace(Some(buf));
-                    seen.replace(stamp);
+                    // thread's alone and no user code runs in between. The buffer came from
+                    // this slot, so it is of the slot's length.
+                    self.put_back(bucket, buf);
+                    seen.set(stamp);
                 }
             }
         }
     }
 
+    /// Puts a buffer just taken from `bucket`'s slot back (so of the slot's length, never
+    /// refused; the slot is empty, so nothing comes back).
+    fn put_back(&self, bucket: usize, buf: B) {
+        drop(self.slots.replace(bucket, buf));
+    }
+
     fn drain(&self, out: &mut Vec<B>) {
-        out.extend(self.slots.iter().filter_map(|s| s.take()));
+        out.extend((0..BUCKET_COUNT).filter_map(|b| self.slots.take(b)));
     }
 }
 
@@ -81,7 +166,7 @@ type Partitions<B> = Box<[Mutex<Partition<B>>]>;
 // === impl SharedEngine ===
 
 /// Thread slots, then per-core partitions, then allocation.
-pub(crate) struct SharedEngine<B: Send> {
+pub(crate) struct SharedEngine<B: Pooled> {
     config: SharedConfig,
     /// `buckets[bucket][partition]`.
     buckets: Box<[Partitions<B>]>,
@@ -90,7 +175,7 @@ pub(crate) struct SharedEngine<B: Send> {
     oversize_allocated: AtomicU64,
 }
 
-impl<B: Send + 'static> SharedEngine<B> {
+impl<B: Pooled> SharedEngine<B> {
     pub(crate) fn new(config: SharedConfig) -> Result<Self, PoolError> {
         config.validate()?;
         let buckets = (0..BUCKET_COUNT)
@@ -108,7 +193,9 @@ impl<B: Send + 'static> SharedEngine<B> {
         Ok(Self {
             config,
             buckets,
-            slots: ThreadStore::new(),
+            // The hot path of a rent ([`take_local`](Self::take_local)) only for a pool that
+            // does not clear on return (see `SharedPool::rent`).
+            slots: ThreadStore::new(!config.clear_on_return),
             allocated: std::array::from_fn(|_| AtomicU64::new(0)),
             oversize_allocated: AtomicU64::new(0),
         })
@@ -163,7 +250,7 @@ impl<B: Send + 'static> SharedEngine<B> {
     #[inline]
     pub(crate) fn plan_bucket(&self, bucket: usize) -> Plan<B> {
         if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots[bucket].take()
+            && let Some(buf) = slots.slots.take(bucket)
         {
             return Plan::Hit(buf);
         }
@@ -177,23 +264,33 @@ impl<B: Send + 'static> SharedEngine<B> {
     }
 
     /// The hot path of a rent: takes this thread's slot for `bucket`, if it holds a buffer.
+    /// Always `None` for an engine whose pool clears on return: the per-thread cache's key
+    /// compare is then also the test of that setting (`ThreadStore::get_cached_fast`).
     #[inline(always)]
     pub(crate) fn take_local(&self, bucket: usize) -> Option<B> {
-        self.slots.get_cached()?.slots[bucket].take()
+        self.slots.get_cached_fast()?.slots.take(bucket)
     }
 
     /// The hot path of a return (no clearing, a bucket length): the buffer goes into this
     /// thread's slot, exactly as [`Engine::put`] would put it. Gives the buffer back when the
     /// per-thread cache does not know this pool's slots (e.g. the thread's first return): the
     /// full path then finds or creates them.
+    ///
+    /// # Safety
+    ///
+    /// `bucket` is below [`BUCKET_COUNT`] and `buf` is of its length (what the guard's
+    /// [`Back`] says: see [`ReturnTo::give_back`]). Checking it here cost a compare per return
+    /// that the compiler could not always fold (34 → 39 instructions per rent,
+    /// `black_box(&*b)` and return, callgrind).
     #[inline(always)]
-    pub(crate) fn put_local(&self, bucket: usize, buf: B) -> Option<B> {
+    pub(crate) unsafe fn put_local(&self, bucket: usize, buf: B) -> Option<B> {
         let Some(slots) = self.slots.get_cached() else {
             return Some(buf);
         };
-        let prev = slots.slots[bucket].replace(Some(buf));
+        // SAFETY: the caller's promise.
+        let prev = unsafe { slots.slots.replace_unchecked(bucket, buf) };
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
-        slots.seen[bucket].replace(None);
+        slots.seen[bucket].set(None);
         if let Some(prev) = prev {
             self.spill(bucket, prev);
         }
@@ -221,7 +318,7 @@ impl<B: Send + 'static> SharedEngine<B> {
     }
 }
 
-impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
+impl<B: Pooled> Engine<B> for SharedEngine<B> {
     #[inline]
     fn plan(&self, len: usize) -> Plan<B> {
         if len == 0 {
@@ -262,9 +359,18 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
                 Some(full) => Put::Dropped(full),
             };
         };
-        let prev = slots.slots[bucket].replace(Some(buf));
+        let prev = match slots.slots.replace(bucket, buf) {
+            Ok(prev) => prev,
+            // Not of the bucket's length (`bucket_of_length` says it is): never.
+            Err(buf) => {
+                return match self.push_partition(bucket, buf) {
+                    None => Put::Kept,
+                    Some(full) => Put::Dropped(full),
+                };
+            }
+        };
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
-        slots.seen[bucket].replace(None);
+        slots.seen[bucket].set(None);
         match prev {
             None => Put::Kept,
             // The newest buffer stays local; the previous one moves to a partition.
@@ -310,11 +416,11 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
             return;
         };
         if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots[bucket].take()
+            && let Some(buf) = slots.slots.take(bucket)
         {
             visit(Place::Slot, &buf);
             // Nothing runs between the take and this put back but the visitor, which only reads.
-            slots.slots[bucket].replace(Some(buf));
+            slots.put_back(bucket, buf);
         }
         for (n, p) in parts.iter().enumerate() {
             for b in sync::lock(p).stack.iter() {
@@ -337,7 +443,7 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
                     .sum();
                 let in_thread_slot = mine
                     .as_ref()
-                    .map_or(0, |s| usize::from(s.slots[index].is_some()));
+                    .map_or(0, |s| usize::from(s.slots.is_some(index)));
                 let retained_buffers = in_partitions + in_thread_slot;
                 let length = bucket_length(index);
                 BucketStats {
@@ -400,9 +506,6 @@ impl<B: Send + 'static> Engine<B> for SharedEngine<B> {
 pub struct SharedPool<T: Element> {
     id: u64,
     engine: SharedEngine<Box<[T]>>,
-    /// `config.clear_on_return`, copied once: the hot path of [`rent`](Self::rent) runs only
-    /// when it is false (see there).
-    clears: bool,
 }
 
 impl<T: Element> Default for SharedPool<T> {
@@ -437,7 +540,6 @@ impl<T: Element> SharedPool<T> {
     pub fn with_config(config: SharedConfig) -> Result<Self, PoolError> {
         Ok(Self {
             id: next_pool_id(),
-            clears: config.clear_on_return,
             engine: SharedEngine::new(config)?,
         })
     }
@@ -474,13 +576,16 @@ impl<T: Element> SharedPool<T> {
         // its hot-path test (bucket below `BUCKET_COUNT`) folds away and the slot's address is
         // reused. Or-ing in the pool's clear bit, loaded at each rent, kept both (37 → 35
         // instructions per `drop(pool.rent(16))`, callgrind). A clearing pool's guard goes back
-        // through the slow path anyway (the clearing), so its rent loses little there.
-        if len.wrapping_sub(1) < MAX_BUCKET_LEN && !self.clears {
+        // through the slow path anyway (the clearing), so its rent loses little there. The
+        // setting is tested by the per-thread cache's key compare, which always misses for a
+        // clearing pool (`take_local`): no test of its own (35 → 33).
+        if len.wrapping_sub(1) < MAX_BUCKET_LEN {
             let bucket = select_bucket_index(len);
             if let Some(buf) = self.engine.take_local(bucket) {
-                // A slot of `bucket` only ever holds a buffer of that bucket's length.
                 let back = Back::in_bucket(bucket, false);
-                return Ok(owned::guard_with(self, buf, len, back));
+                // SAFETY: a slot of `bucket` only ever holds a buffer of that bucket's length
+                // (`BoxSlots` makes the box with it), so `back` is `buf`'s.
+                return Ok(unsafe { owned::guard_with(self, buf, len, back) });
             }
         }
         let buf = self.rent_slow(len)?;
@@ -519,11 +624,10 @@ impl<T: Element> SharedPool<T> {
         let buf = match const { const_bucket(N) } {
             Some(bucket) => {
                 // As in `rent`: the hot path only for a pool that does not clear on return.
-                if !self.clears
-                    && let Some(buf) = self.engine.take_local(bucket)
-                {
+                if let Some(buf) = self.engine.take_local(bucket) {
                     let back = Back::in_bucket(bucket, false);
-                    return Ok(owned::guard_with(self, buf, N, back));
+                    // SAFETY: as in `rent`: the slot's buffer is of `bucket`'s length.
+                    return Ok(unsafe { owned::guard_with(self, buf, N, back) });
                 }
                 owned::rent_planned(&self.engine, self.engine.plan_bucket(bucket))?
             }
@@ -626,11 +730,13 @@ impl<T: Element> ReturnTo<T> for SharedPool<T> {
     // a return in one loop keep the guard in registers (2.98 ns against 3.52 ns out of line, in
     // one paired quick run on the course's machine).
     #[inline]
-    fn give_back(&self, buf: Box<[T]>, back: Back) {
+    unsafe fn give_back(&self, buf: Box<[T]>, back: Back) {
         // Hot path: no clearing and a bucket length (the guard knows both), into this thread's
         // slot.
         let buf = match back.fast_bucket() {
-            Some(bucket) => match self.engine.put_local(bucket, buf) {
+            // SAFETY: `fast_bucket` is below `BUCKET_COUNT`, and it is `buf`'s bucket: the
+            // promise of `give_back`'s caller.
+            Some(bucket) => match unsafe { self.engine.put_local(bucket, buf) } {
                 None => return,
                 Some(buf) => buf,
             },
