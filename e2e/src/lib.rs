@@ -309,6 +309,24 @@ impl Browser {
         Ok(())
     }
 
+    /// Fails unless every lab mount point of the open page (widget, quiz, progress table) is
+    /// live; says how many there are. `page` names the page in the message.
+    pub async fn assert_all_mounted(&self, page: &str) -> Result<usize> {
+        let mounts = self
+            .driver
+            .find_all(By::Css(
+                "[data-lab-widget], [data-lab-quiz], [data-lab-progress]",
+            ))
+            .await?;
+        for m in &mounts {
+            if m.attr("data-lab-live").await?.is_none() {
+                let name = m.attr("data-testid").await?.unwrap_or_default();
+                bail!("{page}: {name} did not mount");
+            }
+        }
+        Ok(mounts.len())
+    }
+
     /// The element of the page with `data-testid="{id}"`.
     pub async fn by_testid(&self, id: &str) -> Result<WebElement> {
         self.driver

@@ -14,19 +14,7 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
     let (mut figures, mut claims) = (0, 0);
     for page in &chapters {
         b.open(page).await?;
-        let mounts = b
-            .driver
-            .find_all(By::Css(
-                "[data-lab-widget], [data-lab-quiz], [data-lab-progress]",
-            ))
-            .await?;
-        for m in &mounts {
-            let name = m.attr("data-testid").await?.unwrap_or_default();
-            ensure!(
-                m.attr("data-lab-live").await?.is_some(),
-                "{page}: {name} did not mount"
-            );
-        }
+        b.assert_all_mounted(page).await?;
         let failures = b
             .driver
             .find_all(By::Css("[data-testid=\"lab-failure\"]"))

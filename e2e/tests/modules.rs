@@ -6,7 +6,6 @@
 use std::collections::BTreeSet;
 
 use anyhow::{Context, Result, ensure};
-use e2e::thirtyfour::prelude::*;
 
 /// The paths under `wasm/` the page fetched so far.
 const LAB_FILES: &str = "return performance.getEntriesByType('resource')
@@ -24,24 +23,6 @@ async fn fetched(b: &e2e::Browser) -> Result<(BTreeSet<String>, Vec<String>)> {
         .map(str::to_string)
         .collect();
     Ok((modules, paths))
-}
-
-/// Every mount point of the page is live.
-async fn all_live(b: &e2e::Browser, page: &str) -> Result<usize> {
-    let mounts = b
-        .driver
-        .find_all(By::Css(
-            "[data-lab-widget], [data-lab-quiz], [data-lab-progress]",
-        ))
-        .await?;
-    for m in &mounts {
-        let id = m.attr("data-testid").await?.unwrap_or_default();
-        ensure!(
-            m.attr("data-lab-live").await?.is_some(),
-            "{page}: {id} did not mount"
-        );
-    }
-    Ok(mounts.len())
 }
 
 #[tokio::test]
@@ -65,7 +46,10 @@ async fn a_page_fetches_its_own_module_only() -> Result<()> {
                 "{page} did not fetch {want}: {paths:?}"
             );
         }
-        ensure!(all_live(&b, page).await? > 0, "{page} has no mount point");
+        ensure!(
+            b.assert_all_mounted(page).await? > 0,
+            "{page} has no mount point"
+        );
         b.assert_no_errors().await?;
     }
     b.quit().await
@@ -83,7 +67,7 @@ async fn the_print_version_loads_every_module() -> Result<()> {
         modules == want,
         "print.html fetched {modules:?}, not every module {want:?} ({paths:?})"
     );
-    let mounted = all_live(&b, "print.html").await?;
+    let mounted = b.assert_all_mounted("print.html").await?;
     ensure!(
         mounted >= 2 * wasm_lab::MODULES.len() - 1,
         "print.html has only {mounted} mount points"
