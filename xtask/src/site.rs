@@ -54,13 +54,7 @@ pub fn build_wasm(root: &Path) -> Result<()> {
         .join("wasm-release")
         .join("wasm_lab.wasm");
     let out = root.join("book/src/wasm");
-    // Nothing from an earlier layout (or a module that no longer exists) may linger and be served.
-    match std::fs::remove_dir_all(&out) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(e).with_context(|| format!("cannot clear {}", out.display()));
-        }
-        _ => {}
-    }
+    clear_all_but_modules(&out)?;
     let kept = modules_dir(root);
     std::fs::create_dir_all(&kept)?;
     let wasm_opt = tools::wasm_opt(root);
@@ -69,47 +63,25 @@ pub fn build_wasm(root: &Path) -> Result<()> {
             "wasm-opt is not available (npm binaryen); the lab ships without its last size pass"
         );
     }
+    let newest = newest_input(root, wasm_opt.as_deref());
     let mut largest = (0, "");
     let mut all = 0;
     for &module in wasm_lab::MODULES {
-        step(&format!("building the lab's {module} module for wasm32"));
-        compile_wasm(module)?;
         let raw = kept.join(format!("{module}.wasm"));
-        std::fs::copy(&artifact, &raw)
-            .with_context(|| format!("cannot keep {}", artifact.display()))?;
         let dir = out.join(module);
-        std::fs::create_dir_all(&dir)?;
-        cmd::new(
-            "wasm-bindgen",
-            &[
-                "--target",
-                "web",
-                "--no-typescript",
-                "--remove-name-section",
-                "--remove-producers-section",
-                "--out-name",
-                "wasm_lab",
-                "--out-dir",
-                &dir.to_string_lossy(),
-                &raw.to_string_lossy(),
-            ],
-        )
-        .run()?;
-        if let Some(wasm_opt) = &wasm_opt {
-            let path = dir.join("wasm_lab_bg.wasm");
-            let path = path.to_string_lossy();
-            cmd::new(
-                &wasm_opt.to_string_lossy(),
-                &[
-                    "-Oz",
-                    "--strip-debug",
-                    "--strip-producers",
-                    &path,
-                    "-o",
-                    &path,
-                ],
-            )
-            .run()?;
+        let shipped = [
+            raw.clone(),
+            dir.join("wasm_lab_bg.wasm"),
+            dir.join("wasm_lab.js"),
+        ];
+        if shipped.iter().all(|p| newer_than(p, newest)) {
+            step(&format!("the lab's {module} module is up to date"));
+        } else {
+            step(&format!("building the lab's {module} module for wasm32"));
+            compile_wasm(module)?;
+            std::fs::copy(&artifact, &raw)
+                .with_context(|| format!("cannot keep {}", artifact.display()))?;
+            bind_and_shrink(&raw, &dir, wasm_opt.as_deref())?;
         }
         let size = |name: &str| std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
         let page = size("wasm_lab_bg.wasm") + size("wasm_lab.js");
@@ -124,6 +96,104 @@ pub fn build_wasm(root: &Path) -> Result<()> {
         largest.1,
         all
     );
+    Ok(())
+}
+
+/// Removes everything in `out` but the directories of [`wasm_lab::MODULES`]: nothing from an
+/// earlier layout, or a module that no longer exists, may linger and be served.
+fn clear_all_but_modules(out: &Path) -> Result<()> {
+    std::fs::create_dir_all(out)?;
+    for entry in std::fs::read_dir(out)? {
+        let entry = entry?;
+        let keep = entry.file_type()?.is_dir()
+            && wasm_lab::MODULES.contains(&entry.file_name().to_string_lossy().as_ref());
+        if !keep {
+            let path = entry.path();
+            let gone = if path.is_dir() {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+            gone.with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The newest modification time among what a module's build reads: the lab's files, the
+/// workspace's manifest, lock file, toolchain and cargo config, xtask's sources (the build's
+/// flags) and wasm-opt. Why xtask checks this itself: every module's build writes the same
+/// unhashed `wasm_lab.wasm` (a cdylib), so cargo rebuilds each one on every run (8 s each, ten
+/// modules) even when nothing changed. Not the xtask binary: it is relinked whenever another
+/// native build of the lab replaces the lab's unhashed native cdylib, which says nothing about
+/// the wasm. `None` (something unreadable) means "rebuild".
+fn newest_input(root: &Path, wasm_opt: Option<&Path>) -> Option<std::time::SystemTime> {
+    let mut files = vec![
+        root.join("Cargo.toml"),
+        root.join("Cargo.lock"),
+        root.join("rust-toolchain.toml"),
+        root.join(".cargo/config.toml"),
+    ];
+    files.extend(wasm_opt.map(Path::to_path_buf));
+    let mut newest = std::time::SystemTime::UNIX_EPOCH;
+    for f in files.iter().filter(|f| f.exists()) {
+        newest = newest.max(std::fs::metadata(f).ok()?.modified().ok()?);
+    }
+    let mut dirs = vec![root.join("wasm-lab"), root.join("xtask/src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).ok()? {
+            let entry = entry.ok()?;
+            let meta = entry.metadata().ok()?;
+            newest = newest.max(meta.modified().ok()?);
+            if meta.is_dir() {
+                dirs.push(entry.path());
+            }
+        }
+    }
+    Some(newest)
+}
+
+/// Whether `path` exists and was written after `newest`.
+fn newer_than(path: &Path, newest: Option<std::time::SystemTime>) -> bool {
+    let written = std::fs::metadata(path).and_then(|m| m.modified());
+    matches!((written, newest), (Ok(w), Some(n)) if w > n)
+}
+
+/// Binds the compiled module `raw` for the web into `dir` and shrinks it with wasm-opt.
+fn bind_and_shrink(raw: &Path, dir: &Path, wasm_opt: Option<&Path>) -> Result<()> {
+    std::fs::create_dir_all(dir)?;
+    cmd::new(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--remove-name-section",
+            "--remove-producers-section",
+            "--out-name",
+            "wasm_lab",
+            "--out-dir",
+            &dir.to_string_lossy(),
+            &raw.to_string_lossy(),
+        ],
+    )
+    .run()?;
+    if let Some(wasm_opt) = wasm_opt {
+        let path = dir.join("wasm_lab_bg.wasm");
+        let path = path.to_string_lossy();
+        cmd::new(
+            &wasm_opt.to_string_lossy(),
+            &[
+                "-Oz",
+                "--strip-debug",
+                "--strip-producers",
+                &path,
+                "-o",
+                &path,
+            ],
+        )
+        .run()?;
+    }
     Ok(())
 }
 
