@@ -139,6 +139,13 @@ impl StampCell {
 
 // === impl BoxSlots ===
 
+/// Whether a buffer of `len` elements may sit in `bucket`'s slot: what `BoxSlots::replace`
+/// checks, what `replace_unchecked`'s callers promise, and what rebuilding a box from a slot's
+/// bare pointer rests on (natively and, asserted, under loom).
+fn fits(bucket: usize, len: usize) -> bool {
+    bucket < BUCKET_COUNT && len == bucket_length(bucket)
+}
+
 /// One thread's slots for boxed buffers, one per bucket, each a bare pointer: a slot's buffer
 /// always has its bucket's length, so the length is not kept (a `Box<[T]>` in a cell is two words
 /// to load and store, one of them always the same for a bucket). This halves the memory traffic of
@@ -180,7 +187,7 @@ impl<T> BoxSlots<T> {
         bucket: usize,
         buf: Box<[T]>,
     ) -> Result<Option<Box<[T]>>, Box<[T]>> {
-        if bucket >= BUCKET_COUNT || buf.len() != bucket_length(bucket) {
+        if !fits(bucket, buf.len()) {
             return Err(buf);
         }
         // SAFETY: just checked.
@@ -199,7 +206,7 @@ impl<T> BoxSlots<T> {
         bucket: usize,
         buf: Box<[T]>,
     ) -> Option<Box<[T]>> {
-        debug_assert_eq!(buf.len(), bucket_length(bucket));
+        debug_assert!(fits(bucket, buf.len()));
         // SAFETY: `bucket` is in bounds (the caller's promise).
         let slot = unsafe { self.0.get_unchecked(bucket) };
         let p = std::ptr::NonNull::from(Box::leak(buf)).cast::<T>();
@@ -255,7 +262,7 @@ impl<T> BoxSlots<T> {
         bucket: usize,
         buf: Box<[T]>,
     ) -> Result<Option<Box<[T]>>, Box<[T]>> {
-        if bucket >= BUCKET_COUNT || buf.len() != bucket_length(bucket) {
+        if !fits(bucket, buf.len()) {
             return Err(buf);
         }
         Ok(self.0[bucket].replace(Some(buf)))
@@ -266,11 +273,7 @@ impl<T> BoxSlots<T> {
         bucket: usize,
         buf: Box<[T]>,
     ) -> Option<Box<[T]>> {
-        assert_eq!(
-            buf.len(),
-            bucket_length(bucket),
-            "replace_unchecked's promise"
-        );
+        assert!(fits(bucket, buf.len()), "replace_unchecked's promise");
         self.0[bucket].replace(Some(buf))
     }
     pub(crate) fn is_some(&self, bucket: usize) -> bool {
