@@ -3,11 +3,11 @@
 mod common;
 
 use anyhow::{Result, ensure};
+use bufpool::chunk::dotnet::dotnet_array_bytes;
+use bufpool::chunk::{SourceKind, Strategy, predict_blocks};
 use common::{choose, error_says, fresh_rng, no_error, num, widget};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
-use wasm_lab::chunk::dotnet::dotnet_array_bytes;
-use wasm_lab::chunk::{SourceKind, Strategy, predict_blocks};
 
 const PAGE: &str = "chunking.html";
 

@@ -17,7 +17,7 @@
 use std::cell::Cell;
 use std::ops::Deref;
 
-use wasm_lab::bucket::{BUCKET_COUNT, MAX_BUCKET_LEN, select_bucket_index};
+use bufpool::bucket::{BUCKET_COUNT, MAX_BUCKET_LEN, select_bucket_index};
 
 thread_local! {
     static SLOTS: [Cell<Option<Box<[u8]>>>; BUCKET_COUNT] =

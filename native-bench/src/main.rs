@@ -25,11 +25,11 @@ mod words;
 use measure::{Mode, Session};
 
 /// Every allocation of the bench is counted, so suites can report exact bytes and allocations
-/// (`wasm_lab::alloc_count::measure`). It forwards to `System`, i.e. glibc's malloc — which the
+/// (`bufpool::alloc_count::measure`). It forwards to `System`, i.e. glibc's malloc — which the
 /// glibc probes (`glibc::vec_is_mmapped` and its callers, `unsafe` for this reason) rely on.
 #[global_allocator]
-static ALLOC: wasm_lab::alloc_count::CountingAlloc<std::alloc::System> =
-    wasm_lab::alloc_count::CountingAlloc::new(std::alloc::System);
+static ALLOC: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
+    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
 
 #[derive(Parser)]
 #[command(about = "Measures the Pools & Chunks lab and writes the book's data")]

@@ -2,9 +2,9 @@
 //! Each prints one result line ([`crate::child`]'s protocol) and exits.
 
 use anyhow::{Result, bail};
+use bufpool::alloc_count::{AllocStats, measure};
+use bufpool::pool::SharedPool;
 use serde::{Deserialize, Serialize};
-use wasm_lab::alloc_count::{AllocStats, measure};
-use wasm_lab::pool::SharedPool;
 
 use crate::{child, glibc};
 

@@ -2,11 +2,11 @@
 //! allocator does), printed as a table or as JSON.
 
 use anyhow::{Result, anyhow, bail};
+use bufpool::chunk::{SourceKind, blocks};
+use bufpool::pool::{PoolError, SharedConfig, SharedPool};
 use clap::Subcommand;
 use serde::Serialize;
-use wasm_lab::chunk::{SourceKind, blocks};
 use wasm_lab::input::{group_digits, parse_size};
-use wasm_lab::pool::{PoolError, SharedConfig, SharedPool};
 use wasm_lab::scenario::{return_contract, stale_data};
 
 use crate::suites;

@@ -10,7 +10,7 @@
 //! measure still grows when many samples scatter (a bimodal or drifting timing), which is
 //! what makes a median untrustworthy.
 
-use wasm_lab::stats::{median_of_sorted, robust_cv};
+use bufpool::stats::{median_of_sorted, robust_cv};
 
 use crate::measure::Stats;
 

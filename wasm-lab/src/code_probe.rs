@@ -6,7 +6,7 @@
 //! probes' machine code with `nm`. Nothing in the book calls them; they cost the shipped module a
 //! few hundred bytes, which is the price of measuring the module readers actually get.
 
-use crate::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 /// Rent + return with the size known only at run time; the capacity it got (0 on error).
 #[inline(never)]

@@ -1,11 +1,12 @@
-//! The lab: the pool, the chunker and the quiz engine that the course *Pools & Chunks* teaches.
+//! The course's live part: each chapter's runs of the pool and chunker (the `bufpool` crate), its
+//! widgets and its quizzes.
 //!
-//! The same code runs in two places. Natively it is tested and measured by `native-bench`; compiled
-//! to `wasm32-unknown-unknown` it powers the widgets and live quizzes in the book (see `web`,
-//! present only in the wasm build). Nothing here talks to the outside world, so nothing here can
-//! fail for reasons other than its input: every misuse is a typed error, never a panic.
+//! The same code runs in two places. Natively it is tested, and the book's build draws each
+//! widget's default state and prints each quiz from it; compiled to `wasm32-unknown-unknown` it
+//! powers the widgets and live quizzes in the book (see `web`, present only in the wasm build).
+//! Nothing here talks to the outside world, so nothing here can fail for reasons other than its
+//! input: every misuse is a typed error, never a panic.
 //!
-//! - [`bucket`]: which power-of-two bucket serves a request (.NET's `SharedArrayPool` rounding).
 //! - [`calc`]: the bucket calculator's full answer for one request, with the formula's steps.
 //! - [`decimal`]: floats as fixed-point text, without core's float formatter.
 //! - [`html`]: the workspace's one HTML escaper (widgets and the book's preprocessor).
@@ -14,29 +15,19 @@
 //! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
 //! - [`scenario`]: each chapter's runs of the real pool and chunker, shared by its widget, its quiz
 //!   and the tests.
-//! - [`alloc_count`]: a counting global allocator and `measure(|| work)`, natively and in wasm
-//!   (registered as the global allocator only in the wasm build).
-//! - [`chunk`]: .NET's `Enumerable.Chunk` (both paths) and the Rust alternatives, with the `blocks`
-//!   report of what each chunk allocates.
-//! - [`pool`]: the shared and configurable pools, with an ownership API and a handle API.
 
 // A chapter page's module (built without `all-chapters`, see `Cargo.toml`) leaves the other
 // chapters' code unreached on purpose: the linker drops it, and the compiler need not say so.
 #![cfg_attr(not(feature = "all-chapters"), allow(dead_code, unused_imports))]
 
-pub mod alloc_count;
-pub mod bucket;
 pub mod calc;
-pub mod chunk;
 pub mod decimal;
 pub mod html;
 pub mod input;
 mod json;
-pub mod pool;
 pub mod progress;
 pub mod quiz;
 pub mod scenario;
-pub mod stats;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
@@ -78,8 +69,8 @@ pub const WIDGETS: &[&str] = &[
 // register the allocator themselves (see `alloc_count`).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static GLOBAL: alloc_count::CountingAlloc<std::alloc::System> =
-    alloc_count::CountingAlloc::new(std::alloc::System);
+static GLOBAL: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
+    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
 
 #[cfg(test)]
 mod tests {

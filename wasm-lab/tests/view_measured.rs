@@ -4,7 +4,7 @@
 //! Native only: the wasm build registers the counting allocator itself.
 #![cfg(not(target_arch = "wasm32"))]
 
-use wasm_lab::alloc_count::CountingAlloc;
+use bufpool::alloc_count::CountingAlloc;
 use wasm_lab::view::{self, Env, Inputs};
 
 #[global_allocator]

@@ -7,12 +7,12 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use wasm_lab::alloc_count::{self, measure};
-use wasm_lab::chunk::dotnet::EnumerableChunkIterator;
-use wasm_lab::chunk::{
+use bufpool::alloc_count::{self, measure};
+use bufpool::chunk::dotnet::EnumerableChunkIterator;
+use bufpool::chunk::{
     Mode, Plan, Source, SourceKind, Strategy, UnknownLen, blocks, predict_blocks, run,
 };
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 

@@ -139,7 +139,11 @@ fn newest_input(root: &Path, wasm_opt: Option<&Path>) -> Option<std::time::Syste
     for f in files.iter().filter(|f| f.exists()) {
         newest = newest.max(std::fs::metadata(f).ok()?.modified().ok()?);
     }
-    let mut dirs = vec![root.join("wasm-lab"), root.join("xtask/src")];
+    let mut dirs = vec![
+        root.join("bufpool"),
+        root.join("wasm-lab"),
+        root.join("xtask/src"),
+    ];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).ok()? {
             let entry = entry.ok()?;

@@ -2,7 +2,7 @@
 //!
 //! The steps are ordered so that builds are shared where the flags allow: rustdoc and clippy
 //! reuse the dependencies' metadata (`check` builds, same profile and flags), and loom and Miri
-//! build only `wasm-lab` and its few dependencies (loom in a quick-to-compile profile). Tools are
+//! build only `bufpool` and its few dependencies (loom in a quick-to-compile profile). Tools are
 //! installed first, in a step of their own, so that a fresh machine's one-time installs (minutes:
 //! see `tools.rs`) are not mistaken for a test step growing.
 //!
@@ -95,7 +95,7 @@ pub fn all(root: &Path) -> Result<()> {
                 cmd::cargo(&[
                     "test",
                     "--package",
-                    "wasm-lab",
+                    "bufpool",
                     "--test",
                     "pool_loom",
                     "--profile",
@@ -112,7 +112,7 @@ pub fn all(root: &Path) -> Result<()> {
             Box::new(|| {
                 tools::miri()?;
                 // The rustup proxy, not `$CARGO`: only the proxy understands `+nightly`.
-                // `pool` selects every test under `wasm_lab::pool`: the unit tests, the
+                // `pool` selects every test under `bufpool::pool`: the unit tests, the
                 // thread-local assumptions (`pool::sync::tests`) and the stress test of threads
                 // exiting while others rent and return (`pool::tests::threads`).
                 cmd::new(
@@ -122,7 +122,7 @@ pub fn all(root: &Path) -> Result<()> {
                         "miri",
                         "test",
                         "--package",
-                        "wasm-lab",
+                        "bufpool",
                         "--lib",
                         "pool",
                     ],

@@ -2,11 +2,11 @@
 //! captured at build time so the quiz shows the compiler's real answer and message.
 //!
 //! Each snippet is a binary of a scratch crate under `target/quiz-snippets/` that depends on
-//! `wasm-lab` by path; `cargo check --message-format=short` on each gives the verdict and the
+//! the pool library `bufpool` by path; `cargo check --message-format=short` on each gives the verdict and the
 //! error lines. The scratch crate has its own target directory (so it never waits on the
 //! workspace's lock) and uses a copy of the workspace's `Cargo.lock` offline. Results are cached
-//! in `results.json`, keyed by a hash of the snippets, the lab's sources and `rustc -V`: a book
-//! build only recompiles when one of those changed (the first run checks `wasm-lab` once, about a
+//! in `results.json`, keyed by a hash of the snippets, the pool library's sources and `rustc -V`: a book
+//! build only recompiles when one of those changed (the first run checks `bufpool` once, about a
 //! minute; later ones read the cache).
 
 use std::collections::BTreeMap;
@@ -63,8 +63,8 @@ fn cache_key(workspace: &Path) -> Result<String, String> {
         (s.name, s.code).hash(&mut h);
     }
     let mut files = Vec::new();
-    collect(&workspace.join("wasm-lab/src"), &mut files);
-    files.push(workspace.join("wasm-lab/Cargo.toml"));
+    collect(&workspace.join("bufpool/src"), &mut files);
+    files.push(workspace.join("bufpool/Cargo.toml"));
     files.sort();
     for f in files {
         std::fs::read(&f)
@@ -98,13 +98,13 @@ fn write_crate(workspace: &Path, dir: &Path) -> Result<(), String> {
     let bin = dir.join("src/bin");
     std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
     let lab = workspace
-        .join("wasm-lab")
+        .join("bufpool")
         .canonicalize()
         .map_err(|e| e.to_string())?;
     let manifest = format!(
         "# Written by mdbook-lab (book/preprocessor/src/snippets.rs): the quiz's snippets.\n\
          [package]\nname = \"quiz-snippets\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\nwasm-lab = {{ path = {:?} }}\n\n[workspace]\n",
+         [dependencies]\nbufpool = {{ path = {:?} }}\n\n[workspace]\n",
         lab.display().to_string()
     );
     let write = |path: PathBuf, text: &str| {

@@ -5,10 +5,10 @@
 
 use anyhow::{Result, anyhow};
 use bench_data::Unit;
+use bufpool::alloc_count::measure;
+use bufpool::pool::{SharedConfig, SharedPool};
 use serde::Serialize;
-use wasm_lab::alloc_count::measure;
 use wasm_lab::input::group_digits;
-use wasm_lab::pool::{SharedConfig, SharedPool};
 
 use crate::measure::Session;
 use crate::words;

@@ -5,11 +5,11 @@
 
 use anyhow::{Result, anyhow};
 use bench_data::Unit;
-use wasm_lab::alloc_count::measure;
-use wasm_lab::chunk::{
+use bufpool::alloc_count::measure;
+use bufpool::chunk::{
     self, Mode, Plan, RentBuffer, RentError, Source, SourceKind, Strategy, blocks,
 };
-use wasm_lab::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;

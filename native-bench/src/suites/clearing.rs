@@ -1,7 +1,7 @@
 //! Chapter 3: what clearing on return costs, by size (the article: 1.56× at 1 KiB … 3,002× at 1 MiB).
 
 use anyhow::Result;
-use wasm_lab::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;

@@ -8,7 +8,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 
 use anyhow::{Context, Result};
-use wasm_lab::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;

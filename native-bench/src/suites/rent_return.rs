@@ -6,7 +6,7 @@
 //! every variant touches the same bytes.
 
 use anyhow::Result;
-use wasm_lab::pool::{ConfigurablePool, HandlePool, SharedPool};
+use bufpool::pool::{ConfigurablePool, HandlePool, SharedPool};
 
 use super::SIZES;
 use crate::floor::Floor;

@@ -10,7 +10,7 @@
 
 use anyhow::{Context, Result, bail};
 use bench_data::Unit;
-use wasm_lab::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;

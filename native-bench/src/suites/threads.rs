@@ -15,7 +15,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use wasm_lab::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;

@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 use bench_data::Unit;
-use wasm_lab::alloc_count::measure;
-use wasm_lab::pool::SharedPool;
+use bufpool::alloc_count::measure;
+use bufpool::pool::SharedPool;
 
 use crate::child;
 use crate::measure::Session;

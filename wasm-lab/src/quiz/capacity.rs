@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{Kind, Page, Quiz, Rng, Solution};
 use crate::input::group_digits;
-use crate::pool::SharedConfig;
 use crate::scenario::capacity::{CapacityRun, Setup, buffer_length, create_keeps, run_rounds};
+use bufpool::pool::SharedConfig;
 
 pub const QUIZ: Quiz = Quiz {
     id: "capacity",
@@ -173,7 +173,7 @@ impl Kind for CreateKeeps {
     }
     fn solve(&self, &v: &u64, _: &Page) -> Result<Solution, String> {
         let kept = create_keeps(v)? == Some(true);
-        let max = group_digits(crate::pool::DEFAULT_CONFIGURABLE_MAX_LENGTH as u64);
+        let max = group_digits(bufpool::pool::DEFAULT_CONFIGURABLE_MAX_LENGTH as u64);
         let why = if kept {
             format!(
                 "{} bytes is within Create()'s default maximum of {max} bytes, so the buffer goes back into its bucket and the next rent reuses it",

@@ -2,14 +2,14 @@
 //! [`crate::scenario::chunking`], the chunker and pool runs behind the `chunking` widget.
 
 use super::{Kind, Page, Quiz, Rng, Solution};
-use crate::bucket;
-use crate::chunk::SourceKind;
 use crate::input::group_digits;
 use crate::scenario::chunking::{
     enumerable_first, first_chunk_arrays, first_chunk_bytes, later_chunk_dotnet_bytes, path_for,
     pooled_first_bytes,
 };
 use crate::scenario::cliff::in_loh;
+use bufpool::bucket;
+use bufpool::chunk::SourceKind;
 
 pub const QUIZ: Quiz = Quiz {
     id: "chunking",

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::snippets::{SNIPPETS, snippet};
 use super::{Kind, Page, Quiz, Rng, Solution};
-use crate::bucket::bucket_of_length;
 use crate::input::group_digits;
-use crate::pool::PoolError;
 use crate::scenario::return_contract::{double_return, foreign_return, forgotten_return};
+use bufpool::bucket::bucket_of_length;
+use bufpool::pool::PoolError;
 
 pub const QUIZ: Quiz = Quiz {
     id: "return-contract",

@@ -1,4 +1,4 @@
-//! "Does this compile?" snippets for the ownership API ([`crate::pool::Rented`]).
+//! "Does this compile?" snippets for the ownership API ([`bufpool::pool::Rented`]).
 //!
 //! The quiz never decides whether a snippet compiles: the book's preprocessor compiles every
 //! snippet against this crate at build time (`book/preprocessor/src/snippets.rs`) and puts
@@ -22,7 +22,7 @@ pub struct Snippet {
 pub const SNIPPETS: &[Snippet] = &[
     Snippet {
         name: "double_return",
-        code: "use wasm_lab::pool::SharedPool;
+        code: "use bufpool::pool::SharedPool;
 
 fn main() {
     let pool = SharedPool::<u8>::new();
@@ -36,7 +36,7 @@ fn main() {
     },
     Snippet {
         name: "use_after_return",
-        code: "use wasm_lab::pool::SharedPool;
+        code: "use bufpool::pool::SharedPool;
 
 fn main() {
     let pool = SharedPool::<u8>::new();
@@ -50,7 +50,7 @@ fn main() {
     },
     Snippet {
         name: "borrow_outlives_return",
-        code: "use wasm_lab::pool::SharedPool;
+        code: "use bufpool::pool::SharedPool;
 
 fn main() {
     let pool = SharedPool::<u8>::new();
@@ -65,7 +65,7 @@ fn main() {
     },
     Snippet {
         name: "guard_outlives_pool",
-        code: "use wasm_lab::pool::SharedPool;
+        code: "use bufpool::pool::SharedPool;
 
 fn main() {
     let buf;
@@ -81,7 +81,7 @@ fn main() {
     },
     Snippet {
         name: "other_pool",
-        code: "use wasm_lab::pool::{ConfigurablePool, Rented, SharedPool};
+        code: "use bufpool::pool::{ConfigurablePool, Rented, SharedPool};
 
 fn keep(_buf: Rented<'_, u8, ConfigurablePool<u8>>) {}
 
@@ -95,7 +95,7 @@ fn main() {
     },
     Snippet {
         name: "copy_then_return",
-        code: "use wasm_lab::pool::SharedPool;
+        code: "use bufpool::pool::SharedPool;
 
 fn main() {
     let pool = SharedPool::<u8>::new();
@@ -111,7 +111,7 @@ fn main() {
     },
     Snippet {
         name: "return_in_helper",
-        code: "use wasm_lab::pool::{Rented, SharedPool};
+        code: "use bufpool::pool::{Rented, SharedPool};
 
 fn finish(buf: Rented<'_, u8>) {
     buf.return_cleared(); // the helper owns the guard and returns it

@@ -8,8 +8,8 @@ use super::data::{LessTime, Ratio};
 use super::{Kind, Page, Quiz, Rng, Solution};
 use crate::calc::calculate;
 use crate::input::group_digits;
-use crate::pool::PoolError;
 use crate::scenario::why_pool::{LINE_BUFFER, break_even, run};
+use bufpool::pool::PoolError;
 
 /// The 1 MiB comparison of the chapter's measurements.
 pub const AT_1_MIB: LessTime = LessTime {

@@ -25,10 +25,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::alloc_count;
-use crate::bucket::{self, Rounding};
 use crate::input::group_digits;
-use crate::pool::{
+use bufpool::alloc_count;
+use bufpool::bucket::{self, Rounding};
+use bufpool::pool::{
     ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
 };
 

@@ -1,5 +1,5 @@
 //! Chunking (chapter 7), the scenario: what each chunk costs, by strategy and source kind,
-//! computed by the chunker ([`crate::chunk`]) and, for the pooled strategy, by the real shared
+//! computed by the chunker ([`bufpool::chunk`]) and, for the pooled strategy, by the real shared
 //! pool.
 //!
 //! [`table`] is what the `chunking` widget (`web/chunking.rs`) shows: the chunker's `blocks`
@@ -17,15 +17,15 @@
 
 use serde::Serialize;
 
-use crate::alloc_count;
-use crate::bucket;
-use crate::chunk::dotnet::{self, dotnet_array_bytes};
-use crate::chunk::{
+use crate::input::group_digits;
+use bufpool::alloc_count;
+use bufpool::bucket;
+use bufpool::chunk::dotnet::{self, dotnet_array_bytes};
+use bufpool::chunk::{
     Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, predict_blocks,
     run,
 };
-use crate::input::group_digits;
-use crate::pool::SharedPool;
+use bufpool::pool::SharedPool;
 
 /// Most elements the widget chunks (16 MB of `i32`).
 pub const MAX_LEN: u64 = 4_000_000;

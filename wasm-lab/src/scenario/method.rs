@@ -10,8 +10,8 @@
 //!
 //! These numbers are the reader's machine and browser: the book's text never cites them.
 
-use crate::pool::SharedPool;
-use crate::stats::{median_of_sorted, robust_cv};
+use bufpool::pool::SharedPool;
+use bufpool::stats::{median_of_sorted, robust_cv};
 
 /// Rounds per comparison: each gives one sample of each side and one ratio.
 pub const ROUNDS: usize = 31;

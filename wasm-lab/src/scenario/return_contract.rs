@@ -17,9 +17,9 @@
 use serde::Serialize;
 
 use super::stale_data::lab_pool;
-use crate::alloc_count::{self, AllocStats};
 use crate::input::group_digits;
-use crate::pool::{Handle, Layout, PoolError, SharedConfig};
+use bufpool::alloc_count::{self, AllocStats};
+use bufpool::pool::{Handle, Layout, PoolError, SharedConfig};
 
 /// The largest foreign buffer the widget allocates.
 pub const MAX_FOREIGN: u64 = 1 << 20;

@@ -15,7 +15,7 @@
 //! use wasm_lab::scenario::size_specialized::{ConstBucket, monomorphize};
 //! // Evaluated by the compiler: a compile error, not a run-time check, if N is out of range.
 //! const I: usize = ConstBucket::<100>::INDEX;
-//! assert_eq!(I, wasm_lab::bucket::select_bucket_index(100));
+//! assert_eq!(I, bufpool::bucket::select_bucket_index(100));
 //! assert_eq!(ConstBucket::<100>::LENGTH, 128);
 //! let m = monomorphize(&[100, 128, 64, 4_096, 100]).unwrap();
 //! assert_eq!((m.distinct_sizes, m.distinct_buckets), (4, 3));
@@ -25,8 +25,8 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::bucket::{self, MAX_BUCKET_LEN, Rounding, bucket_length};
 use crate::input::{InputError, parse_size};
+use bufpool::bucket::{self, MAX_BUCKET_LEN, Rounding, bucket_length};
 
 /// The bucket index computed by the compiler: the same formula as
 /// [`bucket::select_bucket_index`], as a `const fn` (`None` for 0 or over 2^30: those are never
@@ -178,7 +178,7 @@ pub fn go_specializes(size: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bucket::{BUCKET_COUNT, select_bucket_index};
+    use bufpool::bucket::{BUCKET_COUNT, select_bucket_index};
 
     #[test]
     fn the_const_formula_is_the_pools() {

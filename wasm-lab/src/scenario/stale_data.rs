@@ -21,7 +21,7 @@ use std::sync::{Arc, Weak};
 use serde::Serialize;
 
 use crate::input::group_digits;
-use crate::pool::{HandlePool, Layout, PoolError, SharedConfig};
+use bufpool::pool::{HandlePool, Layout, PoolError, SharedConfig};
 
 /// The Thai article's order line: 41 bytes of UTF-8.
 pub const ORDER_LINE: &str = "1042|ต้มยำกุ้ง|2|18000\n";
@@ -169,7 +169,7 @@ impl From<PoolError> for ScenarioError {
 }
 
 /// A fresh shared-engine handle pool that behaves the same natively and in wasm (one partition).
-pub fn lab_pool<T: crate::pool::Element>() -> Result<HandlePool<T>, PoolError> {
+pub fn lab_pool<T: bufpool::pool::Element>() -> Result<HandlePool<T>, PoolError> {
     HandlePool::with_shared(SharedConfig {
         partitions: 1,
         ..SharedConfig::default()
@@ -236,8 +236,8 @@ fn run_with(
     let buckets: Vec<usize> = {
         let mut b: Vec<usize> = [s.first_size, s.second_size]
             .iter()
-            .filter_map(|&n| match crate::bucket::round(n as usize) {
-                crate::bucket::Rounding::Bucket { index, .. } => Some(index),
+            .filter_map(|&n| match bufpool::bucket::round(n as usize) {
+                bufpool::bucket::Rounding::Bucket { index, .. } => Some(index),
                 _ => None,
             })
             .collect();
@@ -248,12 +248,12 @@ fn run_with(
     let mut steps = Vec::new();
     let mut holders: Vec<(&'static str, Option<u64>, bool)> =
         vec![("a1", None, false), ("a2", None, false)];
-    let mut in_play: Vec<crate::pool::Handle<u8>> = Vec::new();
+    let mut in_play: Vec<bufpool::pool::Handle<u8>> = Vec::new();
     let mut written = [0usize; 2];
     let mut snap = |code: String,
                     text: &str,
                     holders: &[(&'static str, Option<u64>, bool)],
-                    in_play: &[crate::pool::Handle<u8>],
+                    in_play: &[bufpool::pool::Handle<u8>],
                     written: [usize; 2]|
      -> Result<(), ScenarioError> {
         if !trace {
@@ -273,7 +273,7 @@ fn run_with(
             text: text.to_string(),
             buckets: buckets
                 .iter()
-                .map(|&i| (crate::bucket::bucket_length(i) as u64, pool.layout(i)))
+                .map(|&i| (bufpool::bucket::bucket_length(i) as u64, pool.layout(i)))
                 .collect(),
             holders: holders.to_vec(),
             bytes,

@@ -10,9 +10,9 @@
 
 use serde::Serialize;
 
-use crate::alloc_count::{self, AllocStats};
 use crate::input::group_digits;
-use crate::pool::{PoolError, SharedConfig, SharedPool};
+use bufpool::alloc_count::{self, AllocStats};
+use bufpool::pool::{PoolError, SharedConfig, SharedPool};
 
 /// The Thai article's buffer: one 128-byte buffer per order line.
 pub const LINE_BUFFER: u64 = 128;

@@ -5,9 +5,9 @@ use super::{
     Env, Field, Form, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
-use crate::chunk::{ChunkCost, SourceKind, Strategy};
 use crate::input::{field_number, group_digits};
 use crate::scenario::chunking::{MAX_LEN, MAX_SIZE, table};
+use bufpool::chunk::{ChunkCost, SourceKind, Strategy};
 
 pub const WIDGET: Widget = Widget {
     name: "chunking",

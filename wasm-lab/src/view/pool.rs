@@ -2,7 +2,7 @@
 //! which buffer, and a buffer's bytes. Built from [`Layout`], so a drawing
 //! is the pool's own state after a step, never a model of it.
 
-use crate::pool::Layout;
+use bufpool::pool::Layout;
 
 /// Most boxes drawn per partition; the rest are counted.
 pub const MAX_BOXES: usize = 40;

@@ -9,11 +9,11 @@ use super::{
     pair, predict_key, sentence, step_at, step_key,
 };
 use crate::input::{field_byte, field_number, field_size, group_digits};
-use crate::pool::SharedConfig;
 use crate::scenario::return_contract::{
     Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced, foreign_return,
     forgotten_return, use_after_return,
 };
+use bufpool::pool::SharedConfig;
 
 pub const WIDGET: Widget = Widget {
     name: "return-contract",

@@ -8,11 +8,11 @@ use super::{
     Widget, pair, predict_key, step_at,
 };
 use crate::input::{field_number, field_size, group_digits, parse_number};
-use crate::pool::SharedConfig;
 use crate::scenario::stale_data::{
     MAX_READ, ORDER_LINE, Outcome, SECOND_LINE, Scenario, Snap, escape_line, parse_line,
     run_traced, visible,
 };
+use bufpool::pool::SharedConfig;
 
 pub const WIDGET: Widget = Widget {
     name: "stale-data",

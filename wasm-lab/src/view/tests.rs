@@ -367,7 +367,7 @@ fn static_default_of_every_widget() {
 
 #[test]
 fn chunking_strategy_names_are_the_chunkers() {
-    for s in crate::chunk::Strategy::ALL {
+    for s in bufpool::chunk::Strategy::ALL {
         let key = chunking::strategy_key(s);
         assert!(chunking::STRATEGIES.contains(&(key, s.name())), "{key}");
     }

@@ -484,7 +484,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
 /// # Examples
 ///
 /// ```
-/// use wasm_lab::pool::SharedPool;
+/// use bufpool::pool::SharedPool;
 ///
 /// let pool = SharedPool::<u8>::new();
 /// let mut line = pool.rent(41).unwrap();
@@ -533,7 +533,7 @@ impl<T: Element> SharedPool<T> {
     /// A pool with explicit settings (e.g. small `P` and `M` to show the `1 + P × M` capacity).
     ///
     /// ```
-    /// use wasm_lab::pool::{PoolError, SharedConfig, SharedPool};
+    /// use bufpool::pool::{PoolError, SharedConfig, SharedPool};
     /// let bad = SharedConfig { partitions: 0, ..SharedConfig::default() };
     /// assert!(matches!(SharedPool::<u8>::with_config(bad), Err(PoolError::InvalidConfig { .. })));
     /// ```
@@ -611,7 +611,7 @@ impl<T: Element> SharedPool<T> {
     /// size-specialized allocation). Each `N` is its own copy of the rent path.
     ///
     /// ```
-    /// use wasm_lab::pool::SharedPool;
+    /// use bufpool::pool::SharedPool;
     /// let pool = SharedPool::<u8>::new();
     /// let b = pool.rent_const::<41>().unwrap();
     /// assert_eq!((b.len(), b.capacity()), (41, 64));
@@ -649,7 +649,7 @@ impl<T: Element> SharedPool<T> {
     /// *before* its length is checked, so a refused buffer comes back cleared.
     ///
     /// ```
-    /// use wasm_lab::pool::SharedPool;
+    /// use bufpool::pool::SharedPool;
     /// let pool = SharedPool::<u8>::new();
     /// let refused = pool.return_boxed(vec![7u8; 100].into_boxed_slice(), true).unwrap_err();
     /// assert!(refused.error.to_string().starts_with("The buffer is not associated with this pool"));
@@ -698,7 +698,7 @@ impl<T: Element> SharedPool<T> {
     /// reference are as fast as through any pool.
     ///
     /// ```
-    /// use wasm_lab::pool::SharedPool;
+    /// use bufpool::pool::SharedPool;
     /// let a = SharedPool::<u8>::shared();
     /// let b = SharedPool::<u8>::shared();
     /// assert_eq!(a.id(), b.id());

@@ -2,9 +2,9 @@
 //! once, under real threads, several partitions and full partitions that drop buffers.
 #![cfg(not(target_arch = "wasm32"))]
 
+use bufpool::pool::{SharedConfig, SharedPool};
 use std::collections::HashSet;
 use std::sync::Mutex;
-use wasm_lab::pool::{SharedConfig, SharedPool};
 
 #[test]
 #[cfg_attr(miri, ignore)] // thousands of rounds over real threads: too slow under Miri

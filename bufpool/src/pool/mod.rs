@@ -5,7 +5,7 @@
 //! next renter, so a program that needs a buffer per request allocates once instead of every time.
 //!
 //! ```
-//! use wasm_lab::pool::SharedPool;
+//! use bufpool::pool::SharedPool;
 //!
 //! let pool = SharedPool::<u8>::new();
 //! for _ in 0..1_000 {
@@ -41,7 +41,7 @@
 //! Stale data, then clearing (course chapter 3):
 //!
 //! ```
-//! use wasm_lab::pool::SharedPool;
+//! use bufpool::pool::SharedPool;
 //! let pool = SharedPool::<u8>::new();
 //! let order = "1042|ต้มยำกุ้ง|2|18000\n".as_bytes();
 //! assert_eq!(order.len(), 41);
@@ -57,7 +57,7 @@
 //! The foreign-buffer rule: a length check, not an origin check.
 //!
 //! ```
-//! use wasm_lab::pool::{Handle, HandlePool, PoolError};
+//! use bufpool::pool::{Handle, HandlePool, PoolError};
 //! let pool = HandlePool::<u8>::new();
 //! assert!(pool.return_handle(&Handle::from_vec(vec![0; 128]), false).is_ok());
 //! assert_eq!(
@@ -96,9 +96,9 @@
 //! doc tests for the ownership guard. Commands:
 //!
 //! ```text
-//! cargo test -p wasm-lab
-//! RUSTFLAGS="--cfg loom" cargo test -p wasm-lab --test pool_loom --release
-//! cargo +nightly miri test -p wasm-lab --lib pool
+//! cargo test -p bufpool
+//! RUSTFLAGS="--cfg loom" cargo test -p bufpool --test pool_loom --release
+//! cargo +nightly miri test -p bufpool --lib pool
 //! ```
 //!
 //! # Performance

@@ -1,13 +1,13 @@
 //! loom models of the shared pool's partition and thread-slot logic.
 //!
-//! Run: `RUSTFLAGS="--cfg loom" cargo test -p wasm-lab --test pool_loom --release`
+//! Run: `RUSTFLAGS="--cfg loom" cargo test -p bufpool --test pool_loom --release`
 //! Under `--cfg loom` the pool's mutexes, atomics and per-thread slots are loom's, so loom
 //! explores every interleaving of two threads renting and returning.
 #![cfg(loom)]
 
+use bufpool::pool::{HandlePool, SharedConfig, SharedPool};
 use loom::sync::Arc;
 use loom::thread;
-use wasm_lab::pool::{HandlePool, SharedConfig, SharedPool};
 
 fn config(partitions: usize, arrays_per_partition: usize) -> SharedConfig {
     SharedConfig {

@@ -6,7 +6,7 @@
 //! 2^30 ([`MAX_BUCKET_LEN`]).
 //!
 //! ```
-//! use wasm_lab::bucket::{self, Rounding};
+//! use bufpool::bucket::{self, Rounding};
 //!
 //! // A 100-byte request is served by the 128-byte bucket: 28 bytes are never yours.
 //! let r = bucket::round(100);
@@ -65,7 +65,7 @@ impl Rounding {
 /// .NET's `SelectBucketIndex` does; use [`round`] for the full decision including `0`.
 ///
 /// ```
-/// use wasm_lab::bucket::select_bucket_index;
+/// use bufpool::bucket::select_bucket_index;
 /// assert_eq!(select_bucket_index(1), 0);
 /// assert_eq!(select_bucket_index(16), 0);
 /// assert_eq!(select_bucket_index(17), 1);
@@ -81,7 +81,7 @@ pub fn select_bucket_index(n: usize) -> usize {
 /// Length of the buffers in bucket `index`: `16 << index`.
 ///
 /// ```
-/// assert_eq!(wasm_lab::bucket::bucket_length(3), 128);
+/// assert_eq!(bufpool::bucket::bucket_length(3), 128);
 /// ```
 pub const fn bucket_length(index: usize) -> usize {
     MIN_BUCKET_LEN << index
@@ -92,7 +92,7 @@ pub const fn bucket_length(index: usize) -> usize {
 /// This is the check a return makes: only buffers of a bucket length are accepted.
 ///
 /// ```
-/// use wasm_lab::bucket::bucket_of_length;
+/// use bufpool::bucket::bucket_of_length;
 /// assert_eq!(bucket_of_length(128), Some(3));
 /// assert_eq!(bucket_of_length(100), None);
 /// ```
@@ -106,7 +106,7 @@ pub fn bucket_of_length(len: usize) -> Option<usize> {
 /// The full rounding decision for a request of `n` elements, as .NET's shared pool makes it.
 ///
 /// ```
-/// use wasm_lab::bucket::{round, Rounding};
+/// use bufpool::bucket::{round, Rounding};
 /// assert_eq!(round(0), Rounding::Empty);
 /// assert_eq!(round(1_048_577), Rounding::Bucket { index: 17, length: 2_097_152 });
 /// assert_eq!(round((1 << 30) + 1), Rounding::Oversize { length: (1 << 30) + 1 });

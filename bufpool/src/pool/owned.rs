@@ -82,21 +82,21 @@ pub(crate) use sealed::{Back, ReturnTo};
 /// [`return_cleared`](Self::return_cleared) consumes the guard.
 ///
 /// ```compile_fail,E0382
-/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let pool = bufpool::pool::SharedPool::<u8>::new();
 /// let buf = pool.rent(16).unwrap();
 /// drop(buf);
 /// drop(buf); // double return: `buf` was moved by the first return
 /// ```
 ///
 /// ```compile_fail,E0382
-/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let pool = bufpool::pool::SharedPool::<u8>::new();
 /// let mut buf = pool.rent(16).unwrap();
 /// buf.return_cleared();
 /// buf[0] = 1; // use after return
 /// ```
 ///
 /// ```compile_fail,E0505
-/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let pool = bufpool::pool::SharedPool::<u8>::new();
 /// let buf = pool.rent(16).unwrap();
 /// let view: &[u8] = &buf;
 /// drop(buf);        // cannot return while a borrow of the data is alive…
@@ -107,7 +107,7 @@ pub(crate) use sealed::{Back, ReturnTo};
 /// previous renter's bytes:
 ///
 /// ```
-/// let pool = wasm_lab::pool::SharedPool::<u8>::new();
+/// let pool = bufpool::pool::SharedPool::<u8>::new();
 /// let mut a = pool.rent(16).unwrap();
 /// a[0] = 42;
 /// drop(a);

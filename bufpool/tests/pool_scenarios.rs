@@ -3,8 +3,8 @@
 //! missing `finally`) and capacity (`1 + P × M`), as the chapters stale-data, return-contract and
 //! capacity tell them.
 
+use bufpool::pool::{Handle, HandlePool, PoolError, SharedConfig, SharedPool};
 use std::cell::Cell;
-use wasm_lab::pool::{Handle, HandlePool, PoolError, SharedConfig, SharedPool};
 
 const ORDER: &str = "1042|ต้มยำกุ้ง|2|18000\n";
 const SHORT: &str = "7|ส้มตำ|1|6000\n";

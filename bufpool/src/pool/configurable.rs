@@ -168,7 +168,7 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
 ///   dropped silently.
 ///
 /// ```
-/// use wasm_lab::pool::{ConfigurableConfig, ConfigurablePool};
+/// use bufpool::pool::{ConfigurableConfig, ConfigurablePool};
 /// let pool = ConfigurablePool::<u8>::new();
 /// assert_eq!(pool.config().effective_max_length(), 1_048_576);
 /// let big = pool.rent(1_048_577).unwrap();

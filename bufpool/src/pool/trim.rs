@@ -35,7 +35,7 @@ impl MemoryPressure {
     /// Classifies a memory load against the GC's high-load threshold (same unit for both).
     ///
     /// ```
-    /// use wasm_lab::pool::MemoryPressure;
+    /// use bufpool::pool::MemoryPressure;
     /// assert_eq!(MemoryPressure::from_load(95, 100), MemoryPressure::High);
     /// assert_eq!(MemoryPressure::from_load(70, 100), MemoryPressure::Medium);
     /// assert_eq!(MemoryPressure::from_load(69, 100), MemoryPressure::Low);

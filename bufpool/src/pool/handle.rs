@@ -37,7 +37,7 @@ pub(crate) struct BufferCell<T> {
 /// buffer holds now — the .NET behaviour.
 ///
 /// ```
-/// use wasm_lab::pool::HandlePool;
+/// use bufpool::pool::HandlePool;
 /// let pool = HandlePool::<i32>::new();
 /// let stale = pool.rent(64).unwrap();
 /// pool.return_handle(&stale, false).unwrap();
@@ -76,7 +76,7 @@ impl<T: Element> Handle<T> {
     /// A buffer that never came from any pool (C#'s `new T[n]`), to return to one.
     ///
     /// ```
-    /// use wasm_lab::pool::{Handle, HandlePool};
+    /// use bufpool::pool::{Handle, HandlePool};
     /// let pool = HandlePool::<u8>::new();
     /// let mine = Handle::from_vec(vec![0u8; 128]);
     /// mine.write(0, 77).unwrap();
@@ -207,7 +207,7 @@ impl<T: Element> Pooled for Slot<T> {
 /// Double return, reproduced (the Thai article's `r1[0].V = 11` read through `r2`):
 ///
 /// ```
-/// use wasm_lab::pool::HandlePool;
+/// use bufpool::pool::HandlePool;
 /// let pool = HandlePool::<u8>::new();
 /// let x = pool.rent(64).unwrap();
 /// pool.return_handle(&x, false).unwrap();
@@ -222,7 +222,7 @@ impl<T: Element> Pooled for Slot<T> {
 /// In checked mode the same misuse is an error:
 ///
 /// ```
-/// use wasm_lab::pool::{HandlePool, PoolError};
+/// use bufpool::pool::{HandlePool, PoolError};
 /// let pool = HandlePool::<u8>::new().with_checked(true);
 /// let x = pool.rent(64).unwrap();
 /// pool.return_handle(&x, false).unwrap();

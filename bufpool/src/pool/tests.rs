@@ -1,5 +1,5 @@
 //! Unit tests of the pool; small enough to run under Miri
-//! (`cargo +nightly miri test -p wasm-lab --lib pool`).
+//! (`cargo +nightly miri test -p bufpool --lib pool`).
 
 use super::*;
 use std::time::Duration;

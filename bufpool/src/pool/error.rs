@@ -8,7 +8,7 @@ use std::fmt;
 /// and, where .NET has a message for the same case, it is .NET's message.
 ///
 /// ```
-/// use wasm_lab::pool::PoolError;
+/// use bufpool::pool::PoolError;
 /// let e = PoolError::NotAssociated { length: 100 };
 /// assert_eq!(
 ///     e.to_string(),
@@ -126,7 +126,7 @@ impl std::error::Error for PoolError {}
 /// Converts a signed request size (as a widget or a C# port passes it) into a length.
 ///
 /// ```
-/// use wasm_lab::pool::{checked_len, PoolError};
+/// use bufpool::pool::{checked_len, PoolError};
 /// assert_eq!(checked_len(41), Ok(41));
 /// assert_eq!(checked_len(-1), Err(PoolError::NegativeLength { requested: -1 }));
 /// ```

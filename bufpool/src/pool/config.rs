@@ -28,7 +28,7 @@ pub fn processor_count() -> usize {
 /// fits .NET's `int` and is not 0; anything else means "use the default".
 ///
 /// ```
-/// use wasm_lab::pool::parse_env_count;
+/// use bufpool::pool::parse_env_count;
 /// assert_eq!(parse_env_count(Some("8")), Some(8));
 /// assert_eq!(parse_env_count(Some("0")), None);            // 0 → default
 /// assert_eq!(parse_env_count(Some("12345678901")), None);  // 11 digits → default
@@ -52,7 +52,7 @@ pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
 /// [`HandlePool`](super::HandlePool)).
 ///
 /// ```
-/// use wasm_lab::pool::SharedConfig;
+/// use bufpool::pool::SharedConfig;
 /// // Two partitions of 8: with every buffer held, 1 + 2 × 8 = 17 buffers per size are kept.
 /// let cfg = SharedConfig { partitions: 2, arrays_per_partition: 8, ..SharedConfig::default() };
 /// assert_eq!(cfg.capacity_per_bucket(), 17);
@@ -83,7 +83,7 @@ impl SharedConfig {
     /// The configuration .NET would use given these two environment values and processor count.
     ///
     /// ```
-    /// use wasm_lab::pool::SharedConfig;
+    /// use bufpool::pool::SharedConfig;
     /// let cfg = SharedConfig::from_env_values(Some("2"), Some("8"), 8);
     /// assert_eq!((cfg.partitions, cfg.arrays_per_partition), (2, 8));
     /// // The partition count is capped at the processor count; junk means the default.
@@ -165,7 +165,7 @@ impl ConfigurableConfig {
     /// Number of buckets: `select_bucket_index(clamped max) + 1` (17 for the default 1,048,576).
     ///
     /// ```
-    /// use wasm_lab::pool::ConfigurableConfig;
+    /// use bufpool::pool::ConfigurableConfig;
     /// assert_eq!(ConfigurableConfig::default().bucket_count(), 17);
     /// let tiny = ConfigurableConfig { max_array_length: 1, ..Default::default() };
     /// assert_eq!((tiny.bucket_count(), tiny.effective_max_length()), (1, 16));

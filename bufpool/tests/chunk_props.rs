@@ -5,11 +5,11 @@
 
 use std::alloc::System;
 
-use proptest::prelude::*;
-use wasm_lab::alloc_count::{self, AllocStats, CountingAlloc};
-use wasm_lab::chunk::{
+use bufpool::alloc_count::{self, AllocStats, CountingAlloc};
+use bufpool::chunk::{
     Element, FreeList, Mode, Plan, RunSummary, Source, SourceKind, Strategy, predict_blocks, run,
 };
+use proptest::prelude::*;
 
 #[global_allocator]
 static A: CountingAlloc<System> = CountingAlloc::new(System);
@@ -96,8 +96,8 @@ fn predicted(
     for index in 0..len.div_ceil(size) {
         for b in predict_blocks(strategy, kind, len, size, elem, index).unwrap() {
             match b {
-                wasm_lab::chunk::Block::Alloc(_) => total.0 += 1,
-                wasm_lab::chunk::Block::Realloc(_) => total.1 += 1,
+                bufpool::chunk::Block::Alloc(_) => total.0 += 1,
+                bufpool::chunk::Block::Realloc(_) => total.1 += 1,
             }
             total.2 += (b.len() * elem) as u64;
         }

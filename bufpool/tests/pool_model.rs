@@ -6,13 +6,13 @@
 //! and, after another pool has used the thread's cache, its slow path.
 #![cfg(not(target_arch = "wasm32"))]
 
-use proptest::prelude::*;
-use std::time::Duration;
-use wasm_lab::bucket::{BUCKET_COUNT, bucket_length, bucket_of_length, select_bucket_index};
-use wasm_lab::pool::{
+use bufpool::bucket::{BUCKET_COUNT, bucket_length, bucket_of_length, select_bucket_index};
+use bufpool::pool::{
     ConfigurableConfig, Handle, HandlePool, MemoryPressure, PoolError, Rented, SharedConfig,
     SharedPool,
 };
+use proptest::prelude::*;
+use std::time::Duration;
 
 #[derive(Clone, Debug)]
 enum Op {

@@ -8,8 +8,8 @@
 //! power-of-two bucket and keeps what is given back for the next chunk.
 //!
 //! ```
-//! use wasm_lab::chunk::{run, Mode, Plan, Source, Strategy};
-//! use wasm_lab::pool::SharedPool;
+//! use bufpool::chunk::{run, Mode, Plan, Source, Strategy};
+//! use bufpool::pool::SharedPool;
 //!
 //! let data: Vec<i32> = (0..50_000).collect();
 //! let mut pool = SharedPool::<i32>::new();
@@ -79,7 +79,7 @@ impl std::error::Error for RentError {}
 /// long as no more than `with_capacity`'s buffers are kept (the stack itself grows otherwise).
 ///
 /// ```
-/// use wasm_lab::chunk::{FreeList, RentBuffer};
+/// use bufpool::chunk::{FreeList, RentBuffer};
 ///
 /// let mut pool = FreeList::<u8>::with_capacity(1);
 /// let mut a = pool.rent(3).unwrap();

@@ -17,7 +17,7 @@ pub fn median_of_sorted(xs: &[f64]) -> f64 {
 /// is no sample or the median is 0.
 ///
 /// ```
-/// use wasm_lab::stats::robust_cv;
+/// use bufpool::stats::robust_cv;
 /// assert_eq!(robust_cv(&[1.0, 1.0, 1.0], 1.0), 0.0);
 /// // One far outlier does not move it: the median absolute deviation ignores it.
 /// assert_eq!(robust_cv(&[1.0, 1.0, 1.0, 1.0, 100.0], 1.0), 0.0);

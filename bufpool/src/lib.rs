@@ -1,0 +1,82 @@
+//! A buffer pool and a chunker, ported from .NET's `ArrayPool<T>` and `Enumerable.Chunk`, with a
+//! counting allocator to see what each of them allocates.
+//!
+//! A buffer pool hands out buffers of power-of-two *bucket* lengths and takes them back for the
+//! next renter, so code that needs a buffer per request allocates once instead of every time. A
+//! chunker splits a sequence into batches, and how it builds each batch decides what it allocates.
+//! This crate is the code the course *Pools & Chunks* teaches: its widgets and quizzes run it (in
+//! WebAssembly), its bench measures it and its tests check it.
+//!
+//! # Usage
+//!
+//! - [`pool`]: [`SharedPool`](pool::SharedPool) (.NET's `ArrayPool<T>.Shared`) and
+//!   [`ConfigurablePool`](pool::ConfigurablePool) (`ArrayPool<T>.Create()`), each with an
+//!   ownership API (a [`Rented`](pool::Rented) guard that returns itself on drop, so double return
+//!   and use after return do not compile) and a handle API ([`HandlePool`](pool::HandlePool),
+//!   which reproduces .NET's hazards, with a checked mode that reports them).
+//! - [`bucket`]: which bucket serves a request (`log2((n - 1) | 15) - 3`, length `16 << index`).
+//! - [`chunk`]: both paths of .NET's `Chunk` and the Rust alternatives (slices, a reused buffer, a
+//!   pooled buffer), with the [`blocks`](chunk::blocks) report of what each chunk allocates.
+//! - [`alloc_count`]: a counting global allocator and [`measure`](alloc_count::measure), natively
+//!   and in wasm.
+//! - [`stats`]: the median and the robust noise of a sample, defined once for every measurement.
+//!
+//! # Examples
+//!
+//! ```
+//! use bufpool::pool::SharedPool;
+//!
+//! let pool = SharedPool::<u8>::new();
+//! for _ in 0..1_000 {
+//!     let mut line = pool.rent(100).unwrap(); // a 128-byte bucket, back in the pool each time
+//!     assert_eq!((line.len(), line.capacity()), (100, 128));
+//!     line.append(b"1042|...").unwrap();
+//! }
+//! assert_eq!(pool.stats().allocated(), 1); // one buffer was ever allocated
+//! ```
+//!
+//! More in `examples/` (`cargo run -p bufpool --example rent_return`) and in each module.
+//!
+//! # Configuration
+//!
+//! [`SharedConfig`](pool::SharedConfig) sets partitions and buffers per partition (and reads
+//! .NET's own environment overrides); [`ConfigurableConfig`](pool::ConfigurableConfig) the
+//! configurable pool's maximum length and buffers per bucket. See [`pool`]'s "Configuration".
+//!
+//! # Comparison with similar crates
+//!
+//! General object pools (`object-pool`, `opool`, `lockfree-object-pool`) keep objects of one
+//! kind and hand back whichever is free; this pool keeps buffers by size class, as .NET's does,
+//! so a request is rounded to its bucket and any buffer of that bucket serves it. A general
+//! allocator (glibc's malloc, mimalloc, jemalloc) does the same rounding into size classes, but
+//! gives a freed block back to whoever asks next, without a per-thread slot per size.
+//!
+//! # Safety and correctness
+//!
+//! `unsafe` lives in two places of [`pool`] (the per-thread cache and a thread's slots, each with
+//! its SAFETY argument; see [`pool`]'s "Safety and correctness") and in [`alloc_count`]'s
+//! `GlobalAlloc`. Every misuse is a typed error with a message; no input makes the pool panic.
+//! Tests: unit tests, a model-based proptest (`tests/pool_model.rs`), loom models
+//! (`tests/pool_loom.rs` under `--cfg loom`), a stress test, Miri over the pool's unit tests, the
+//! articles' scenarios, and `compile_fail` doc tests for the guard.
+//!
+//! # Performance
+//!
+//! The ownership API's rent and return on the calling thread's slot take no lock and no atomic
+//! read-modify-write; they are inlined into the caller. See [`pool`]'s "Performance".
+//!
+//! # Implementation notes
+//!
+//! Where this port differs from .NET and why: [`pool`]'s "Differences from .NET", and
+//! [`chunk`]'s "Bytes: Rust versus .NET".
+
+pub mod alloc_count;
+pub mod bucket;
+pub mod chunk;
+pub mod pool;
+pub mod stats;
+
+/// The README's example, compiled and run as a doc test so it cannot drift.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
