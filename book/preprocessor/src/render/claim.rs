@@ -60,18 +60,19 @@ fn relation(op: Op) -> &'static str {
 
 /// The figure a key names, as a reader reads it: its title and its value, or that the gate
 /// keeps it back.
-fn figure_words(key: &str, file: &RunFile) -> Option<String> {
+fn figure_words(key: &str, file: &RunFile) -> Option<(String, String)> {
     let f = file.figures.get(key)?;
     let value = if citable(f) {
         format_value(f.unit, f.value)
     } else {
         "too noisy to print".to_string()
     };
-    Some(format!("{}: {value}", f.title))
+    Some((f.title.clone(), value))
 }
 
-/// The claim in words: what the sentence needs and what the data shows, without keys (the keys
-/// stay in the mark's `data-claim` for the instructors' page and the tests).
+/// The claim in words ("Holds: return with clear ÷ without, 1048576 B is 7,287×, wholly over
+/// return with clear ÷ without, 16 B (4.61×)"), without keys: the keys stay in the mark's
+/// `data-claim` for the instructors' page and the tests.
 pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
     let verdict = match check.mark {
         Mark::Holds => "Holds",
@@ -80,36 +81,37 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
         Mark::Missing => "Cannot be checked (not measured)",
     };
     let keys = matching_keys(&claim.keys, file);
-    let mut shown: Vec<String> = keys
-        .iter()
-        .take(4)
-        .filter_map(|k| figure_words(k, file))
-        .collect();
-    if keys.len() > 4 {
-        shown.push(format!("and {} more", keys.len() - 4));
-    }
-    let need = match (&claim.op, &claim.bound) {
-        (Op::Citable | Op::NotCitable, _) => format!("the sentence needs it {}", relation(claim.op)),
+    let bound = match (&claim.op, &claim.bound) {
+        (Op::Citable | Op::NotCitable, _) => relation(claim.op).to_string(),
         (op, Some(Bound::Number(v))) => {
             let unit = file.figures.get(keys.first().map(String::as_str).unwrap_or(""));
             let v = match unit {
                 Some(f) if f.unit != bench_data::Unit::Ratio => format_value(f.unit, *v),
                 _ => format!("{v}×"),
             };
-            format!("the sentence needs {} {v}", relation(*op))
+            format!("{} {v}", relation(*op))
         }
-        (op, Some(Bound::Figure(k))) => format!(
-            "the sentence needs {} {}",
-            relation(*op),
-            figure_words(k, file).unwrap_or_else(|| "a figure not measured".into())
-        ),
+        (op, Some(Bound::Figure(k))) => match figure_words(k, file) {
+            Some((title, value)) => format!("{} {title} ({value})", relation(*op)),
+            None => format!("{} a figure not measured here", relation(*op)),
+        },
         (_, None) => String::new(),
     };
+    let mut shown: Vec<String> = keys
+        .iter()
+        .take(4)
+        .filter_map(|k| figure_words(k, file))
+        .map(|(title, value)| format!("{title} is {value}"))
+        .collect();
+    if keys.len() > 4 {
+        shown.push(format!("and {} more", keys.len() - 4));
+    }
+    let each = if keys.len() > 1 { "each " } else { "" };
     format!(
-        "{verdict} on {} (run of {}): {}; {need}.",
+        "{verdict}: {}, {each}{bound}. (Measured on {}, run of {}.)",
+        shown.join("; "),
         file.machine.id,
-        file.run.date.get(..10).unwrap_or(&file.run.date),
-        shown.join("; ")
+        file.run.date.get(..10).unwrap_or(&file.run.date)
     )
 }
 

@@ -246,11 +246,11 @@ fn statistics_and_marks_open_without_a_mouse() {
         "{out}"
     );
     assert!(
-        out.contains("id=\"lab-pop-2\" popover>Holds on m-one (run of 2026-11-30): "),
+        out.contains("id=\"lab-pop-2\" popover>Holds: "),
         "{out}"
     );
     // In words, not keys: the figure's title and value, and what the sentence needs.
-    assert!(out.contains("the sentence needs under 1×"), "{out}");
+    assert!(out.contains(", under 1×. (Measured on m-one, run of 2026-11-30.)"), "{out}");
     assert!(!out.contains("popover>✓ a.ratio"), "{out}");
     assert!(out.contains("median of 50 samples"), "{out}");
     assert!(!out.contains("title="), "{out}");
