@@ -84,7 +84,9 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
     let bound = match (&claim.op, &claim.bound) {
         (Op::Citable | Op::NotCitable, _) => relation(claim.op).to_string(),
         (op, Some(Bound::Number(v))) => {
-            let unit = file.figures.get(keys.first().map(String::as_str).unwrap_or(""));
+            let unit = file
+                .figures
+                .get(keys.first().map(String::as_str).unwrap_or(""));
             let v = match unit {
                 Some(f) if f.unit != bench_data::Unit::Ratio => format_value(f.unit, *v),
                 _ => format!("{v}×"),
