@@ -1,6 +1,8 @@
 //! How a figure's value is printed: one formatter for the book, its claims and the tests, so a
 //! printed number and the number a claim reports cannot differ.
 
+use lab_text::group_digits;
+
 use crate::{Figure, Unit, Verdict};
 
 /// A figure's value as the book prints it: `12.3 ns`, `1,024 B`, `0.98×`.
@@ -63,18 +65,4 @@ fn sig3(v: f64) -> String {
             format!("{v:.decimals$}")
         }
     }
-}
-
-/// `1048576` → `1,048,576`. The lab has the same helper (`wasm_lab::input::group_digits`); the
-/// schema crate does not depend on the lab, so it keeps these few lines of its own.
-fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

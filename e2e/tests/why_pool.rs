@@ -59,7 +59,7 @@ async fn widget_counts_like_the_lab() -> Result<()> {
         let even = break_even(first, size).ok_or_else(|| anyhow!("no break-even"))?;
         let shown = Browser::text(&w, "why-break-even").await?;
         ensure!(
-            shown.starts_with(&format!("{} ", wasm_lab::input::group_digits(even))),
+            shown.starts_with(&format!("{} ", lab_text::group_digits(even))),
             "{shown:?}"
         );
         ensure!(!Browser::find(&w, "why-error").await?.is_displayed().await?);

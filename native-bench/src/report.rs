@@ -5,10 +5,11 @@ use anyhow::{Result, anyhow, bail};
 use bufpool::chunk::{SourceKind, blocks};
 use bufpool::pool::{PoolError, SharedConfig, SharedPool};
 use clap::Subcommand;
+use lab_text::group_digits;
 use serde::Serialize;
 use wasm_lab::chapter::return_contract::scenario as return_contract;
 use wasm_lab::chapter::stale_data::scenario as stale_data;
-use wasm_lab::input::{group_digits, parse_size};
+use wasm_lab::input::parse_size;
 
 use crate::suites;
 

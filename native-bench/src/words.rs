@@ -1,7 +1,7 @@
 //! Figure titles in words a reader understands: counts with their plural ("1 buffer", "2 buffers")
 //! and readable names instead of key ids (`lockfree_object_pool` → `lockfree-object-pool`).
 
-use wasm_lab::input::group_digits;
+use lab_text::group_digits;
 
 /// `1 buffer`, `1,024 buffers`.
 pub fn count(n: u64, one: &str, many: &str) -> String {

@@ -11,8 +11,8 @@
 
 use serde::Serialize;
 
-use crate::input::group_digits;
 use bufpool::bucket::{self, MAX_BUCKET_LEN, Rounding};
+use lab_text::group_digits;
 
 /// What the shared pool does with one request, in the terms the course uses.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -10,7 +10,7 @@
 //! assert_eq!(parse_size("-5"), Err(InputError::Negative("-5".into())));
 //! ```
 
-use crate::view::f;
+use lab_text::f;
 use std::fmt;
 
 /// The largest length a .NET array may have (`Array.MaxLength`); the lab refuses more, as .NET would.
@@ -267,7 +267,7 @@ pub fn field_byte(name: &str, text: &str) -> Result<u8, String> {
 /// Formats a count with thousands separators, the way the course prints numbers: `1,048,576`.
 ///
 /// ```
-/// assert_eq!(wasm_lab::input::group_digits(1048576), "1,048,576");
+/// assert_eq!(lab_text::group_digits(1048576), "1,048,576");
 /// ```
 pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();

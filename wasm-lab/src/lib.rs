@@ -10,8 +10,6 @@
 //! - [`chapter`]: one folder per chapter with a live part (its scenario runs, its widget's view
 //!   model, its quiz) and [`chapter::CHAPTERS`], the one list every registry is derived from.
 //! - [`calc`]: the bucket calculator's full answer for one request, with the formula's steps.
-//! - [`decimal`]: floats as fixed-point text, without core's float formatter.
-//! - [`html`]: the workspace's one HTML escaper (widgets and the book's preprocessor).
 //! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
 //! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
 //! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
@@ -22,10 +20,8 @@
 
 pub mod calc;
 pub mod chapter;
-pub mod decimal;
-pub mod html;
 pub mod input;
-mod json;
+mod maps;
 pub mod progress;
 pub mod quiz;
 pub mod view;

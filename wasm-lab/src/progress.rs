@@ -31,8 +31,8 @@ pub const STORAGE_KEY: &str = "pools-and-chunks/progress";
 pub struct Progress {
     version: u32,
     #[serde(
-        serialize_with = "crate::json::object::write_maps",
-        deserialize_with = "crate::json::object::map_of_maps"
+        serialize_with = "crate::maps::object::write_maps",
+        deserialize_with = "crate::maps::object::map_of_maps"
     )]
     quizzes: LiteMap<String, LiteMap<String, Tally>>,
 }
@@ -69,14 +69,12 @@ impl Progress {
     /// Reads stored progress; refuses anything malformed or inconsistent.
     ///
     /// Natively with `serde_json`; in wasm with the browser's `JSON.parse` and a walk as strict
-    /// as the derived `Deserialize` (see `src/json.rs` for the bytes that saves).
+    /// as the derived `Deserialize` (`web/json.rs`; `lab-text`'s `json.rs` says what that saves).
     pub fn from_json(text: &str) -> Result<Progress, Corrupt> {
         #[cfg(not(target_arch = "wasm32"))]
         let p: Progress = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
         #[cfg(target_arch = "wasm32")]
-        let p = crate::json::js::parse(text)
-            .and_then(|v| Progress::from_js(&v))
-            .map_err(Corrupt)?;
+        let p = crate::web::json::progress(text).map_err(Corrupt)?;
         if !(1..=VERSION).contains(&p.version) {
             return Err(Corrupt(format!(
                 "version {} where {VERSION} was expected",
@@ -96,39 +94,21 @@ impl Progress {
         Ok(p)
     }
 
-    /// [`Progress::from_json`]'s walk in wasm.
+    /// Progress of this `version` with these tallies, unchecked: for the wasm build's walk
+    /// (`web/json.rs`), whose result [`Progress::from_json`] then checks.
     #[cfg(target_arch = "wasm32")]
-    fn from_js(v: &wasm_bindgen::JsValue) -> Result<Progress, String> {
-        use crate::json::js;
-        let o = js::object(v, "progress", &["version", "quizzes"])?;
-        let version = js::u32(&js::required(&o, "progress", "version")?, "version")?;
-        let quizzes = js::map(
-            &js::required(&o, "progress", "quizzes")?,
-            "quizzes",
-            |v, quiz| {
-                js::map(v, quiz, |v, kind| {
-                    let what = format!("{quiz}/{kind}");
-                    let o = js::object(v, &what, &["attempts", "correct", "revealed"])?;
-                    let count = |name: &str| js::u32(&js::required(&o, &what, name)?, &what);
-                    Ok(Tally {
-                        attempts: count("attempts")?,
-                        correct: count("correct")?,
-                        revealed: match js::get(&o, "revealed") {
-                            Some(r) => js::u32(&r, &what)?,
-                            None => 0,
-                        },
-                    })
-                })
-            },
-        )?;
-        Ok(Progress { version, quizzes })
+    pub(crate) fn from_parts(
+        version: u32,
+        quizzes: LiteMap<String, LiteMap<String, Tally>>,
+    ) -> Progress {
+        Progress { version, quizzes }
     }
 
-    /// The text [`Progress::from_json`] reads, on every target with `crate::json::to_string`
+    /// The text [`Progress::from_json`] reads, on every target with `lab_text::json::to_string`
     /// (what `serde_json` writes, without it in the wasm build).
     pub fn to_json(&self) -> String {
         // Plain maps of integers: always writable.
-        crate::json::to_string(&Progress {
+        lab_text::json::to_string(&Progress {
             version: VERSION,
             ..self.clone()
         })

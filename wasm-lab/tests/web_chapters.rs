@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlSelectElement};
 
-use wasm_lab::input::group_digits;
+use lab_text::group_digits;
 
 mod page;
 use page::*;

@@ -7,8 +7,8 @@ use anyhow::{Result, anyhow};
 use bench_data::Unit;
 use bufpool::alloc_count::measure;
 use bufpool::pool::{SharedConfig, SharedPool};
+use lab_text::group_digits;
 use serde::Serialize;
-use wasm_lab::input::group_digits;
 
 use crate::measure::Session;
 use crate::words;

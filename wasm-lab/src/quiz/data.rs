@@ -2,7 +2,7 @@
 //! the preprocessor copies from the `book/data` file the chapter cites. Nothing here knows
 //! today's numbers: rerun the bench and the answers change with the text.
 
-use crate::decimal::fixed;
+use lab_text::decimal::fixed;
 use serde::{Deserialize, Serialize};
 
 use super::{Fig, Gate, Kind, Page, Rng, Solution};

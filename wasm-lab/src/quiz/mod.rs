@@ -32,7 +32,8 @@ use std::fmt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::input::{group_digits, parse_size};
+use crate::input::parse_size;
+use lab_text::group_digits;
 
 pub mod data;
 mod page;
@@ -169,7 +170,7 @@ fn posed<K: Kind>(kind: &K, p: &K::Params, page: &Page) -> Result<Question, Stri
         // `crate::json`'s writer rather than `serde_json`, which the shipped wasm leaves out: the
         // same text (`replay` reads it with `serde_json`), and a serializer per kind that is a
         // fraction of `serde_json`'s.
-        params: crate::json::to_string(p).map_err(|e| e.to_string())?,
+        params: lab_text::json::to_string(p).map_err(|e| e.to_string())?,
         prompt: kind.prompt(p),
         code: kind.code(p),
         options,

@@ -16,15 +16,15 @@ pub struct Page {
     pub machine: String,
     #[serde(
         default,
-        serialize_with = "crate::json::object::write",
-        deserialize_with = "crate::json::object::map"
+        serialize_with = "crate::maps::object::write",
+        deserialize_with = "crate::maps::object::map"
     )]
     pub figures: LiteMap<String, Fig>,
     /// rustc's verdict per snippet name ([`super::snippets::SNIPPETS`]).
     #[serde(
         default,
-        serialize_with = "crate::json::object::write",
-        deserialize_with = "crate::json::object::map"
+        serialize_with = "crate::maps::object::write",
+        deserialize_with = "crate::maps::object::map"
     )]
     pub compiled: LiteMap<String, Compiled>,
 }
@@ -142,8 +142,8 @@ impl Page {
 
     /// Reads a mount point's `data-page`; an absent attribute is an empty page.
     ///
-    /// Natively with `serde_json`; in wasm with the browser's `JSON.parse` and `Page::from_js`
-    /// (see `src/json.rs` for the bytes that saves).
+    /// Natively with `serde_json`; in wasm with the browser's `JSON.parse` and a strict walk
+    /// (`web/json.rs`).
     pub fn from_json(text: &str) -> Result<Page, String> {
         if text.trim().is_empty() {
             return Ok(Page::default());
@@ -151,7 +151,7 @@ impl Page {
         #[cfg(not(target_arch = "wasm32"))]
         let page = serde_json::from_str(text).map_err(|e| e.to_string());
         #[cfg(target_arch = "wasm32")]
-        let page = crate::json::js::parse(text).and_then(|v| Page::from_js(&v));
+        let page = crate::web::json::page(text);
         page.map_err(|e| format!("the page's quiz data is unreadable: {e}"))
     }
 
@@ -160,60 +160,6 @@ impl Page {
     #[cfg(any(not(target_arch = "wasm32"), feature = "replay"))]
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// [`Page::from_json`]'s walk in wasm, as strict as the derived `Deserialize` is natively.
-    #[cfg(target_arch = "wasm32")]
-    fn from_js(v: &wasm_bindgen::JsValue) -> Result<Page, String> {
-        use crate::json::js;
-        let o = js::object(v, "the page", &["machine", "figures", "compiled"])?;
-        let mut page = Page::default();
-        if let Some(m) = js::get(&o, "machine") {
-            page.machine = js::string(&m, "machine")?;
-        }
-        if let Some(f) = js::get(&o, "figures") {
-            page.figures = js::map(&f, "figures", |v, key| {
-                let what = format!("figure `{key}`");
-                let o = js::object(
-                    v,
-                    &what,
-                    &[
-                        "title", "unit", "value", "low", "high", "noise", "gate", "note",
-                    ],
-                )?;
-                let field = |name: &str| js::required(&o, &what, name);
-                let number = |name: &str| js::number(&field(name)?, &format!("{what}.{name}"));
-                let text = |name: &str| js::string(&field(name)?, &format!("{what}.{name}"));
-                Ok(Fig {
-                    title: text("title")?,
-                    unit: text("unit")?,
-                    value: number("value")?,
-                    low: number("low")?,
-                    high: number("high")?,
-                    noise: number("noise")?,
-                    gate: match text("gate")?.as_str() {
-                        "absolute" => Gate::Absolute,
-                        "ratio_only" => Gate::RatioOnly,
-                        "unfit" => Gate::Unfit,
-                        other => return Err(format!("{what}.gate: unknown verdict `{other}`")),
-                    },
-                    note: text("note")?,
-                })
-            })?;
-        }
-        if let Some(c) = js::get(&o, "compiled") {
-            page.compiled = js::map(&c, "compiled", |v, key| {
-                let what = format!("snippet `{key}`");
-                let o = js::object(v, &what, &["compiles", "errors"])?;
-                Ok(Compiled {
-                    compiles: js::boolean(&js::required(&o, &what, "compiles")?, &what)?,
-                    errors: js::array(&js::required(&o, &what, "errors")?, &what, |e| {
-                        js::string(e, &what)
-                    })?,
-                })
-            })?;
-        }
-        Ok(page)
     }
 
     /// The figure `key`, or a message saying the page lacks it.

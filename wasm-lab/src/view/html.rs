@@ -4,9 +4,10 @@
 
 use super::pool::{BufView, PoolView};
 use super::{Form, Kind, Part, Predict, Slot, Spans, Steps, Table, Verdict, View, predict_key};
+use lab_text::f;
 
 /// The lab's one HTML escaper (text and quoted attribute values), re-exported for the renderer.
-pub use crate::html::escape;
+pub use lab_text::html::escape;
 
 /// Text with `code` between backticks, escaped.
 pub fn inline(text: &str) -> String {
@@ -355,7 +356,7 @@ pub fn pool_view(p: &PoolView) -> String {
         html.push_str(&f!(
             "<div class=\"lab-pool-bucket\" data-testid=\"pool-bucket\" data-length=\"{}\"><span class=\"lab-pool-name\">bucket of {} B</span>",
             b.length,
-            crate::input::group_digits(b.length)
+            lab_text::group_digits(b.length)
         ));
         html.push_str(&f!(
             "<span class=\"lab-pool-place\" data-testid=\"pool-slot\"><span class=\"lab-pool-where\">thread slot</span>{}</span>",
@@ -366,21 +367,21 @@ pub fn pool_view(p: &PoolView) -> String {
             let more = if part.more > 0 {
                 f!(
                     "<span class=\"lab-more\">+{}</span>",
-                    crate::input::group_digits(part.more)
+                    lab_text::group_digits(part.more)
                 )
             } else {
                 String::new()
             };
             html.push_str(&f!(
                 "<span class=\"lab-pool-place\" data-testid=\"pool-partition\"><span class=\"lab-pool-where\">partition {i} ({} of {})</span>{boxes}{more}</span>",
-                crate::input::group_digits(part.count),
-                crate::input::group_digits(b.per_partition),
+                lab_text::group_digits(part.count),
+                lab_text::group_digits(b.per_partition),
             ));
         }
         if b.more_partitions > 0 {
             html.push_str(&f!(
                 "<span class=\"lab-more\">… and {} more partitions</span>",
-                crate::input::group_digits(b.more_partitions as u64)
+                lab_text::group_digits(b.more_partitions as u64)
             ));
         }
         html.push_str("</div>");
@@ -416,7 +417,7 @@ pub fn pool_view(p: &PoolView) -> String {
         if row.more > 0 {
             html.push_str(&f!(
                 "<span class=\"lab-more\">… {} more bytes</span>",
-                crate::input::group_digits(row.more)
+                lab_text::group_digits(row.more)
             ));
         }
         html.push_str("</div>");

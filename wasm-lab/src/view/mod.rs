@@ -16,20 +16,7 @@
 //! assert!(view::html::slot(&v.slots[0]).contains(">128<"));
 //! ```
 
-/// `format!` through one shared, non-inlined call: `format!` inlines its fast path at every
-/// call site, and the wasm build is shipped to every reader.
-macro_rules! f {
-    ($($t:tt)*) => {
-        $crate::view::fmt(format_args!($($t)*))
-    };
-}
-pub(crate) use f;
-
-#[doc(hidden)]
-#[inline(never)]
-pub fn fmt(args: std::fmt::Arguments<'_>) -> String {
-    std::fmt::format(args)
-}
+use lab_text::f;
 
 pub mod html;
 pub mod pool;

@@ -3,6 +3,7 @@
 //! is the pool's own state after a step, never a model of it.
 
 use bufpool::pool::Layout;
+use lab_text::f;
 
 /// Most boxes drawn per partition; the rest are counted.
 pub const MAX_BOXES: usize = 40;

@@ -3,6 +3,7 @@
 //! messages; unknown keys are ignored and every value is cut to [`MAX_VALUE`] characters.
 
 use super::{Form, Inputs};
+use lab_text::f;
 
 /// The longest value a link may set.
 pub const MAX_VALUE: usize = 200;

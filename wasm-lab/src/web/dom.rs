@@ -84,4 +84,4 @@ pub fn show_failure(root: &Element, message: &str) {
 }
 
 /// The lab's one HTML escaper.
-pub use crate::html::escape;
+pub use lab_text::html::escape;

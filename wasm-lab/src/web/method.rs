@@ -2,7 +2,7 @@
 //! bench's method (`scenario::method`), on a button press. The clock is `performance.now()`;
 //! the numbers are labelled as the reader's machine and never cited by the book's text.
 
-use crate::decimal::fixed;
+use lab_text::decimal::fixed;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -11,7 +11,7 @@ use super::{dom, fields};
 use crate::chapter::method::scenario::{
     BATCH_MS, Comparison, ROUNDS, SIZES, Summary, reader_runs, timer_step_ms,
 };
-use crate::input::group_digits;
+use lab_text::group_digits;
 
 const TEMPLATE: &str = r#"
 <p><label class="lab-field">Buffer size

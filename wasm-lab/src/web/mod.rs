@@ -11,6 +11,7 @@ use web_sys::Element;
 
 mod dom;
 mod fields;
+pub(crate) mod json;
 mod method;
 mod progress;
 mod quiz;

@@ -5,7 +5,7 @@
 //!
 //! Nothing here knows a widget: what to show is the view function's, computed natively.
 
-use crate::view::f;
+use lab_text::f;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -2,8 +2,8 @@
 
 use bench_data::{Figure, RunFile};
 pub use bench_data::{citable, format_value};
-use wasm_lab::html::escape;
-use wasm_lab::input::group_digits;
+use lab_text::group_digits;
+use lab_text::html::escape;
 
 use crate::data::Data;
 use crate::directive::{self, Directive};

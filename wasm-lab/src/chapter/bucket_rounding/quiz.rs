@@ -2,9 +2,9 @@
 //! options are the mistakes readers make with the formula, each computed for the drawn size.
 
 use crate::calc::calculate;
-use crate::decimal::fixed;
-use crate::input::group_digits;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution, yes_no};
+use lab_text::decimal::fixed;
+use lab_text::group_digits;
 
 pub const QUIZ: Quiz = Quiz {
     id: "bucket-rounding",

@@ -1,10 +1,11 @@
 //! The bucket calculator's view (chapter 2): a request → the bucket, its length and the waste.
 
 use crate::calc::calculate;
-use crate::decimal::fixed;
-use crate::input::{field_size, group_digits};
-use crate::view::f;
+use crate::input::field_size;
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, or, pair, sentence};
+use lab_text::decimal::fixed;
+use lab_text::f;
+use lab_text::group_digits;
 
 pub const WIDGET: Widget = Widget {
     name: "bucket-rounding",

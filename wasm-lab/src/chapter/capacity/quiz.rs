@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::chapter::capacity::scenario::{
     CapacityRun, Setup, buffer_length, create_keeps, run_rounds,
 };
-use crate::input::group_digits;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::pool::SharedConfig;
+use lab_text::group_digits;
 
 pub const QUIZ: Quiz = Quiz {
     id: "capacity",

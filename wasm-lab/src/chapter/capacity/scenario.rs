@@ -25,12 +25,12 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::input::group_digits;
 use bufpool::alloc_count;
 use bufpool::bucket::{self, Rounding};
 use bufpool::pool::{
     ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
 };
+use lab_text::group_digits;
 
 /// The largest `M` .NET accepts (`int.MaxValue`: it reads the setting as an `int`).
 pub const MAX_ARRAYS_PER_PARTITION: u64 = i32::MAX as u64;

@@ -3,13 +3,14 @@
 //! `1 + P × M`, the trims dropping buffers.
 
 use crate::chapter::capacity::scenario::{Setup, Snap, run_rounds_traced};
-use crate::input::{field_number, field_size, group_digits};
-use crate::view::f;
+use crate::input::{field_number, field_size};
 use crate::view::pool::{BucketView, BufView, Holder, PoolView};
 use crate::view::{
     Env, Field, Form, Inputs, Kind, Part, Row, Step, Steps, Table, View, Widget, cell,
     initial_parts, or, pair, step_at, step_key,
 };
+use lab_text::f;
+use lab_text::group_digits;
 
 /// Rounds the widget runs.
 pub const ROUNDS: u32 = 3;

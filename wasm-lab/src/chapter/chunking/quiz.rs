@@ -6,10 +6,10 @@ use crate::chapter::chunking::scenario::{
     pooled_first_bytes,
 };
 use crate::chapter::cliff::scenario::in_loh;
-use crate::input::group_digits;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::bucket;
 use bufpool::chunk::SourceKind;
+use lab_text::group_digits;
 
 pub const QUIZ: Quiz = Quiz {
     id: "chunking",

@@ -17,7 +17,6 @@
 
 use serde::Serialize;
 
-use crate::input::group_digits;
 use bufpool::alloc_count;
 use bufpool::bucket;
 use bufpool::chunk::dotnet::{self, dotnet_array_bytes};
@@ -26,6 +25,7 @@ use bufpool::chunk::{
     run,
 };
 use bufpool::pool::SharedPool;
+use lab_text::group_digits;
 
 /// Most elements the widget chunks (16 MB of `i32`).
 pub const MAX_LEN: u64 = 4_000_000;

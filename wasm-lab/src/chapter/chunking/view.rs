@@ -2,13 +2,14 @@
 //! the chunker's blocks table, measured by the counting allocator.
 
 use crate::chapter::chunking::scenario::{MAX_LEN, MAX_SIZE, table};
-use crate::input::{field_number, group_digits};
-use crate::view::f;
+use crate::input::field_number;
 use crate::view::{
     Env, Field, Form, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
 use bufpool::chunk::{ChunkCost, SourceKind, Strategy};
+use lab_text::f;
+use lab_text::group_digits;
 
 pub const WIDGET: Widget = Widget {
     name: "chunking",

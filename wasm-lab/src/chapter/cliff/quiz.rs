@@ -7,9 +7,9 @@ use crate::chapter::cliff::scenario::{
     Elem, GLIBC_MIN_CHUNK, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes, first_loh_length,
     glibc_chunk,
 };
-use crate::input::group_digits;
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
+use lab_text::group_digits;
 
 /// The figure a [`FreshEdge`] question is graded from.
 pub const FRESH_EDGE_KEY: &str = "cliff.u8.first_len";

@@ -2,9 +2,10 @@
 //! glibc's chunk and mmap threshold, and what this page's own wasm memory does.
 
 use crate::chapter::cliff::scenario::{Elem, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes};
-use crate::input::{field_size, group_digits};
-use crate::view::f;
+use crate::input::field_size;
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, initial_parts, or, pair};
+use lab_text::f;
+use lab_text::group_digits;
 
 /// Largest allocation the widget tries in the page itself.
 pub const MAX_TRY_BYTES: u64 = 64 << 20;

@@ -3,12 +3,12 @@
 //! answers: what the noise gate lets the book cite, which peer took less time, and why the cliff
 //! is measured in fresh processes.
 
-use crate::decimal::fixed;
+use lab_text::decimal::fixed;
 use serde::{Deserialize, Serialize};
 
-use crate::input::group_digits;
 use crate::quiz::data::{Citable, LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
+use lab_text::group_digits;
 
 pub const CITABLE: Citable = Citable {
     name: "citable",

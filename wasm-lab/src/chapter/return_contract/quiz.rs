@@ -6,11 +6,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chapter::return_contract::scenario::{double_return, foreign_return, forgotten_return};
-use crate::input::group_digits;
 use crate::quiz::snippets::{SNIPPETS, snippet};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::bucket::bucket_of_length;
 use bufpool::pool::PoolError;
+use lab_text::group_digits;
 
 pub const QUIZ: Quiz = Quiz {
     id: "return-contract",

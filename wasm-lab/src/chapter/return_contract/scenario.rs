@@ -17,9 +17,9 @@
 use serde::Serialize;
 
 use crate::chapter::stale_data::scenario::lab_pool;
-use crate::input::group_digits;
 use bufpool::alloc_count::{self, AllocStats};
 use bufpool::pool::{Handle, Layout, PoolError, SharedConfig};
+use lab_text::group_digits;
 
 /// The largest foreign buffer the widget allocates.
 pub const MAX_FOREIGN: u64 = 1 << 20;

@@ -7,14 +7,15 @@ use crate::chapter::return_contract::scenario::{
     Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced, foreign_return,
     forgotten_return, use_after_return,
 };
-use crate::input::{field_byte, field_number, field_size, group_digits};
-use crate::view::f;
+use crate::input::{field_byte, field_number, field_size};
 use crate::view::pool::{BucketView, Holder, Names, PoolView};
 use crate::view::{
     Env, Field, Form, Group, Inputs, Kind, Part, Predict, Slot, Step, Steps, Verdict, View, Widget,
     pair, predict_key, sentence, step_at, step_key,
 };
 use bufpool::pool::SharedConfig;
+use lab_text::f;
+use lab_text::group_digits;
 
 pub const WIDGET: Widget = Widget {
     name: "return-contract",

@@ -6,8 +6,8 @@
 use crate::chapter::size_specialized::scenario::{
     GO_SPECIALIZED_MALLOC_MAX, const_bucket_index, go_specializes, monomorphize,
 };
-use crate::input::group_digits;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution, yes_no};
+use lab_text::group_digits;
 
 pub const QUIZ: Quiz = Quiz {
     id: "size-specialized",

@@ -2,9 +2,9 @@
 //! `rent::<N>()` resolves at compile time, and how many specialized copies that compiles.
 
 use crate::chapter::size_specialized::scenario::{go_specializes, monomorphize, parse_sizes};
-use crate::input::group_digits;
-use crate::view::f;
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair};
+use lab_text::f;
+use lab_text::group_digits;
 
 pub const WIDGET: Widget = Widget {
     name: "size-specialized",

@@ -8,8 +8,8 @@ use crate::calc::calculate;
 use crate::chapter::stale_data::scenario::{
     ORDER_LINE, SECOND_LINE, Scenario, payload_alive, run, visible,
 };
-use crate::input::group_digits;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
+use lab_text::group_digits;
 
 /// A few order lines for the quiz (ASCII and Thai, so byte and character counts differ).
 const LINES: &[&str] = &[

@@ -20,8 +20,8 @@ use std::sync::{Arc, Weak};
 
 use serde::Serialize;
 
-use crate::input::group_digits;
 use bufpool::pool::{HandlePool, Layout, PoolError, SharedConfig};
+use lab_text::group_digits;
 
 /// The Thai article's order line: 41 bytes of UTF-8.
 pub const ORDER_LINE: &str = "1042|ต้มยำกุ้ง|2|18000\n";

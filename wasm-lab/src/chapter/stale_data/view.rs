@@ -6,14 +6,15 @@ use crate::chapter::stale_data::scenario::{
     MAX_READ, ORDER_LINE, Outcome, SECOND_LINE, Scenario, Snap, escape_line, parse_line,
     run_traced, visible,
 };
-use crate::input::{field_number, field_size, group_digits, parse_number};
-use crate::view::f;
+use crate::input::{field_number, field_size, parse_number};
 use crate::view::pool::{BucketView, BytesRow, Holder, Names, PoolView};
 use crate::view::{
     Env, Field, Form, Group, Inputs, Kind, Part, Predict, Span, Spans, Step, Steps, Verdict, View,
     Widget, pair, predict_key, step_at,
 };
 use bufpool::pool::SharedConfig;
+use lab_text::f;
+use lab_text::group_digits;
 
 pub const WIDGET: Widget = Widget {
     name: "stale-data",

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::calc::calculate;
 use crate::chapter::why_pool::scenario::{LINE_BUFFER, break_even, run};
-use crate::input::group_digits;
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::pool::PoolError;
+use lab_text::group_digits;
 
 /// The 1 MiB comparison of the chapter's measurements.
 pub const AT_1_MIB: LessTime = LessTime {

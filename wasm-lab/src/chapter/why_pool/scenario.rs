@@ -10,9 +10,9 @@
 
 use serde::Serialize;
 
-use crate::input::group_digits;
 use bufpool::alloc_count::{self, AllocStats};
 use bufpool::pool::{PoolError, SharedConfig, SharedPool};
+use lab_text::group_digits;
 
 /// The Thai article's buffer: one 128-byte buffer per order line.
 pub const LINE_BUFFER: u64 = 128;

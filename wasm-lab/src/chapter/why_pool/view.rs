@@ -2,9 +2,10 @@
 //! return, counted by the counting allocator.
 
 use crate::chapter::why_pool::scenario::{Counted, LINE_BUFFER, MAX_ROUNDS, check, run};
-use crate::input::{field_number, field_size, group_digits};
-use crate::view::f;
+use crate::input::{field_number, field_size};
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair};
+use lab_text::f;
+use lab_text::group_digits;
 
 pub const WIDGET: Widget = Widget {
     name: "why-pool",

@@ -160,8 +160,8 @@ fn x_name(spec: &Chart, x: &specs::X) -> String {
         return x.name.to_string();
     }
     match spec.x.scale {
-        Scale::Bytes => format!("{} B", wasm_lab::input::group_digits(x.at as u64)),
-        Scale::Count | Scale::Ratio => wasm_lab::input::group_digits(x.at as u64),
+        Scale::Bytes => format!("{} B", lab_text::group_digits(x.at as u64)),
+        Scale::Count | Scale::Ratio => lab_text::group_digits(x.at as u64),
     }
 }
 
@@ -334,8 +334,8 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                 "<tr class=\"lab-chart-reference\"><td>{}</td><td>{} (.NET, {})</td>\
                  <td>{} – {}</td><td>reference result</td></tr>",
                 match spec.x.scale {
-                    Scale::Bytes => format!("{} B", wasm_lab::input::group_digits(*x as u64)),
-                    _ => wasm_lab::input::group_digits(*x as u64),
+                    Scale::Bytes => format!("{} B", lab_text::group_digits(*x as u64)),
+                    _ => lab_text::group_digits(*x as u64),
                 },
                 escape(band.label),
                 escape(band.source),

@@ -15,7 +15,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::specs::{Axis, Chart, Scale};
 use super::{Line, Point, VLine};
-use wasm_lab::input::group_digits;
+use lab_text::group_digits;
 
 /// The drawing's size in SVG units; the page scales it to the column's width.
 const WIDTH: u32 = 600;

@@ -1,13 +1,13 @@
-//! JSON without `serde_json` in the wasm build: a small writer for the lab's own values, and (in
-//! wasm) a strict reader of what the browser's `JSON.parse` returns.
+//! JSON without `serde_json` in the wasm build: a small writer for the lab's own values (the
+//! strict reader of what the browser's `JSON.parse` returns is the course crate's `web/json.rs`).
 //!
 //! Why: in the shipped module `serde_json` cost about 35 KB of code (its parser, its error
 //! machinery, `std::io` error strings), and serde's deserialization errors
 //! (`Unexpected::Float`) kept core's float formatter linked (another 14 KB plus its helpers),
 //! though the lab prints no float with `core::fmt` (see [`crate::decimal`]). The wasm build
 //! reads JSON in two places, both small fixed shapes: the page's quiz data
-//! ([`crate::quiz::Page::from_json`]) and the reader's progress
-//! ([`crate::progress::Progress::from_json`]). The browser parses JSON already, so the wasm
+//! (`wasm_lab::quiz::Page::from_json`) and the reader's progress
+//! (`wasm_lab::progress::Progress::from_json`). The browser parses JSON already, so the wasm
 //! build lets it (`js::parse`) and walks the result by hand into those two structs.
 //!
 //! Measured on the shipped module (wasm-opt -Oz; wasm + JS glue, raw / gzipped), from
@@ -390,173 +390,6 @@ impl ser::SerializeStructVariant for Compound<'_> {
         self.close()
     }
 }
-
-/// Reading JSON in the wasm build: the browser's `JSON.parse`, then a strict walk of the result.
-///
-/// The walk is as strict as `serde_json` with `deny_unknown_fields` is natively: an object must
-/// be one (not an array or `null`), carry no field it does not know and every field it
-/// requires; integers must be whole and in range; strings and booleans must be those. The
-/// differences: a number written `1.0` reads as the integer 1, and of a field given twice the
-/// last wins (both from `JSON.parse`; `serde_json` refuses them); a struct written as an array
-/// (serde's sequence form, `[2, {}]`, which nothing writes) is refused here.
-#[cfg(target_arch = "wasm32")]
-pub mod js {
-    use litemap::LiteMap;
-
-    use js_sys::{Array, JSON, Object, Reflect};
-    use wasm_bindgen::{JsCast, JsValue};
-
-    /// `text` parsed by the browser; the error is the browser's message.
-    pub fn parse(text: &str) -> Result<JsValue, String> {
-        JSON::parse(text).map_err(|e| {
-            e.dyn_ref::<js_sys::Error>()
-                .map_or_else(|| "not JSON".into(), |e| String::from(e.message()))
-        })
-    }
-
-    /// A JSON object whose fields are all among `fields`; `what` names it in errors.
-    pub fn object(v: &JsValue, what: &str, fields: &[&str]) -> Result<Object, String> {
-        let obj = as_object(v, what)?;
-        for key in Object::keys(&obj) {
-            let key = key.as_string().unwrap_or_default();
-            if !fields.contains(&key.as_str()) {
-                return Err(format!("{what}: unknown field `{key}`"));
-            }
-        }
-        Ok(obj)
-    }
-
-    fn as_object(v: &JsValue, what: &str) -> Result<Object, String> {
-        if v.is_object() && !Array::is_array(v) {
-            Ok(v.clone().unchecked_into())
-        } else {
-            Err(format!("{what}: expected an object"))
-        }
-    }
-
-    /// The field `key` of `obj`, `None` when absent.
-    pub fn get(obj: &Object, key: &str) -> Option<JsValue> {
-        Reflect::get(obj, &JsValue::from_str(key))
-            .ok()
-            .filter(|v| !v.is_undefined())
-    }
-
-    /// The field `key` of `obj`, which must be there.
-    pub fn required(obj: &Object, what: &str, key: &str) -> Result<JsValue, String> {
-        get(obj, key).ok_or_else(|| format!("{what}: missing field `{key}`"))
-    }
-
-    /// An object read as a map, each value read by `read` (given the value and its key).
-    pub fn map<T>(
-        v: &JsValue,
-        what: &str,
-        mut read: impl FnMut(&JsValue, &str) -> Result<T, String>,
-    ) -> Result<LiteMap<String, T>, String> {
-        let obj = as_object(v, what)?;
-        let mut out = LiteMap::new();
-        for entry in Object::entries(&obj) {
-            let entry: Array = entry.unchecked_into();
-            let key = entry.get(0).as_string().unwrap_or_default();
-            let value = read(&entry.get(1), &key)?;
-            out.insert(key, value);
-        }
-        Ok(out)
-    }
-
-    /// An array, each element read by `read`.
-    pub fn array<T>(
-        v: &JsValue,
-        what: &str,
-        mut read: impl FnMut(&JsValue) -> Result<T, String>,
-    ) -> Result<Vec<T>, String> {
-        if !Array::is_array(v) {
-            return Err(format!("{what}: expected an array"));
-        }
-        let array: &Array = v.unchecked_ref();
-        array.iter().map(|e| read(&e)).collect()
-    }
-
-    pub fn string(v: &JsValue, what: &str) -> Result<String, String> {
-        v.as_string()
-            .ok_or_else(|| format!("{what}: expected a string"))
-    }
-
-    pub fn boolean(v: &JsValue, what: &str) -> Result<bool, String> {
-        v.as_bool()
-            .ok_or_else(|| format!("{what}: expected a boolean"))
-    }
-
-    /// A finite number (`JSON.parse` reads `1e400` as infinity, which `serde_json` refuses).
-    pub fn number(v: &JsValue, what: &str) -> Result<f64, String> {
-        v.as_f64()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| format!("{what}: expected a number"))
-    }
-
-    /// A whole number from 0 to `u32::MAX`.
-    pub fn u32(v: &JsValue, what: &str) -> Result<u32, String> {
-        let x = number(v, what)?;
-        if x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x) {
-            Ok(x as u32)
-        } else {
-            Err(format!(
-                "{what}: expected a whole number from 0 to {}",
-                u32::MAX
-            ))
-        }
-    }
-}
-
-/// String-keyed [`LiteMap`]s through serde exactly as std's maps go: always a JSON object.
-/// litemap's own impls differ in two ways the page and progress must not: its `Serialize` writes
-/// an *empty* map as `[]` (it looks at the first key to decide), and its `Deserialize` also takes
-/// a list of pairs, which the strict readers refuse.
-pub(crate) mod object {
-    use std::collections::BTreeMap;
-
-    use litemap::LiteMap;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    /// Writes the map as an object, empty or not.
-    pub fn write<S: Serializer, V: Serialize>(
-        map: &LiteMap<String, V>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        s.collect_map(map.iter())
-    }
-
-    /// Writes a map of maps as objects, empty or not.
-    pub fn write_maps<S: Serializer, V: Serialize>(
-        map: &LiteMap<String, LiteMap<String, V>>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        struct Inner<'a, V>(&'a LiteMap<String, V>);
-        impl<V: Serialize> Serialize for Inner<'_, V> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                write(self.0, s)
-            }
-        }
-        s.collect_map(map.iter().map(|(k, v)| (k, Inner(v))))
-    }
-
-    /// A map of `V`.
-    pub fn map<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
-        d: D,
-    ) -> Result<LiteMap<String, V>, D::Error> {
-        Ok(BTreeMap::<String, V>::deserialize(d)?.into_iter().collect())
-    }
-
-    /// A map of maps of `V`.
-    pub fn map_of_maps<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
-        d: D,
-    ) -> Result<LiteMap<String, LiteMap<String, V>>, D::Error> {
-        Ok(BTreeMap::<String, BTreeMap<String, V>>::deserialize(d)?
-            .into_iter()
-            .map(|(k, inner)| (k, inner.into_iter().collect()))
-            .collect())
-    }
-}
-
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use std::collections::BTreeMap;
@@ -641,20 +474,5 @@ mod tests {
     fn refuses_floats_and_other_keys() {
         assert!(to_string(&1.5f64).is_err());
         assert!(to_string(&BTreeMap::from([(1u8, 2u8)])).is_err());
-    }
-
-    /// An empty map is an object, as the strict readers (native and the browser's) require:
-    /// litemap's own `Serialize` would write `[]`, and a page without figures stopped mounting.
-    #[test]
-    fn empty_maps_are_objects() {
-        let page = serde_json::to_string(&crate::quiz::Page::default()).unwrap();
-        assert!(
-            page.contains("\"figures\":{}") && page.contains("\"compiled\":{}"),
-            "{page}"
-        );
-        assert!(crate::quiz::Page::from_json(&page).is_ok());
-        let progress = crate::progress::Progress::default().to_json();
-        assert!(progress.ends_with(",\"quizzes\":{}}"), "{progress}");
-        assert!(crate::progress::Progress::from_json(&progress).is_ok());
     }
 }

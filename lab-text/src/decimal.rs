@@ -13,7 +13,7 @@
 //! there), a last-digit difference no figure the lab shows depends on.
 //!
 //! ```
-//! use wasm_lab::decimal::fixed;
+//! use lab_text::decimal::fixed;
 //! assert_eq!(fixed(99.8046875, 1), "99.8");
 //! assert_eq!(fixed(-0.004, 2), "0.00");
 //! assert_eq!(fixed(1234.5, 0), "1235");

@@ -8,7 +8,7 @@
 /// double quotes): `&`, `<`, `>`, `"` and `'` become character references.
 ///
 /// ```
-/// use wasm_lab::html::escape;
+/// use lab_text::html::escape;
 /// assert_eq!(escape(r#"<b class="x">Tom & Jerry's</b>"#),
 ///            "&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;");
 /// ```
