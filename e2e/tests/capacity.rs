@@ -32,7 +32,7 @@ async fn rounds_widget_runs_the_real_pool() -> Result<()> {
         setups.push(Setup {
             partitions: p,
             arrays_per_partition: m,
-            held: 1 + rng.below(2 * (1 + p * m)),
+            held: 1 + rng.below(2 * bufpool::pool::kept_per_bucket(p, m).expect("a small pool")),
             size: 1 + rng.below(5_000),
         });
     }

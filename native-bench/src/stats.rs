@@ -10,7 +10,7 @@
 //! measure still grows when many samples scatter (a bimodal or drifting timing), which is
 //! what makes a median untrustworthy.
 
-use bufpool::stats::{median_of_sorted, robust_cv};
+use bufpool::stats::{median_of_sorted, robust_cv, usable_sorted};
 
 use crate::measure::Stats;
 
@@ -18,15 +18,7 @@ use crate::measure::Stats;
 /// ranks `n/2 ± 1.96·√n/2`), robust and plain CV of `samples`. `None` when there is no finite
 /// sample ≥ 0.
 pub fn summarize(samples: &[f64]) -> Option<Stats> {
-    let mut xs: Vec<f64> = samples
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite() && *x >= 0.0)
-        .collect();
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(f64::total_cmp);
+    let xs = usable_sorted(samples)?;
     let n = xs.len();
     let median = median_of_sorted(&xs);
     let half = 1.96 * (n as f64).sqrt() / 2.0;

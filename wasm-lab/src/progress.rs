@@ -117,27 +117,25 @@ impl Progress {
 
     /// Counts one answer.
     pub fn record(&mut self, quiz: &str, kind: &str, correct: bool) {
-        self.version = VERSION;
-        let t = self
-            .quizzes
-            .entry(quiz.into())
-            .or_default()
-            .entry(kind.into())
-            .or_default();
+        let t = self.tally_mut(quiz, kind);
         t.attempts = t.attempts.saturating_add(1);
         t.correct = t.correct.saturating_add(u32::from(correct));
     }
 
     /// Counts one shown answer.
     pub fn reveal(&mut self, quiz: &str, kind: &str) {
+        let t = self.tally_mut(quiz, kind);
+        t.revealed = t.revealed.saturating_add(1);
+    }
+
+    /// The tally of `quiz`/`kind`, made if new; what is written is the current version.
+    fn tally_mut(&mut self, quiz: &str, kind: &str) -> &mut Tally {
         self.version = VERSION;
-        let t = self
-            .quizzes
+        self.quizzes
             .entry(quiz.into())
             .or_default()
             .entry(kind.into())
-            .or_default();
-        t.revealed = t.revealed.saturating_add(1);
+            .or_default()
     }
 
     pub fn tally(&self, quiz: &str, kind: &str) -> Tally {

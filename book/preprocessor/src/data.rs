@@ -37,22 +37,18 @@ impl Data {
             },
             None => (0..files.len()).max_by(|&a, &b| files[a].run.date.cmp(&files[b].run.date)),
         };
-        Ok(Data {
-            dir: dir.to_path_buf(),
-            files,
-            primary,
-            warnings: RefCell::default(),
-            chapter: RefCell::default(),
-            sites: RefCell::default(),
-            next_id: Cell::default(),
-        })
+        Ok(Data::new(dir, files, primary))
     }
 
     /// An in-memory data set, for tests.
     pub fn from_files(files: Vec<RunFile>) -> Data {
         let primary = if files.is_empty() { None } else { Some(0) };
+        Data::new(Path::new("book/data"), files, primary)
+    }
+
+    fn new(dir: &Path, files: Vec<RunFile>, primary: Option<usize>) -> Data {
         Data {
-            dir: PathBuf::from("book/data"),
+            dir: dir.to_path_buf(),
             files,
             primary,
             warnings: RefCell::default(),

@@ -112,12 +112,11 @@ impl SharedConfig {
         Self::from_env_values(p.as_deref(), m.as_deref(), processor_count())
     }
 
-    /// Buffers per size the pool can keep with all of them returned: `1 + P × M` (the 1 is the
-    /// returning thread's slot).
+    /// Buffers per size the pool can keep with all of them returned: [`kept_per_bucket`] of
+    /// this configuration (saturating).
     pub fn capacity_per_bucket(&self) -> usize {
-        self.partitions
-            .saturating_mul(self.arrays_per_partition)
-            .saturating_add(1)
+        kept_per_bucket(self.partitions as u64, self.arrays_per_partition as u64)
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     pub(crate) fn validate(&self) -> Result<(), PoolError> {
@@ -196,5 +195,24 @@ impl ConfigurableConfig {
             });
         }
         Ok(())
+    }
+}
+
+/// The capacity rule: with every buffer of one size returned, a shared pool of `partitions`
+/// partitions holding `arrays_per_partition` each keeps `1 + P × M` of them (the 1 is the
+/// returning thread's slot). `None` when the product does not fit in a `u64`.
+///
+/// The one statement of the rule: the pool's configuration, the course's capacity scenario, its
+/// quiz and the end-to-end tests all compute it here.
+///
+/// ```
+/// use bufpool::pool::kept_per_bucket;
+/// assert_eq!(kept_per_bucket(8, 32), Some(257)); // the Thai article's 8-core machine
+/// assert_eq!(kept_per_bucket(u64::MAX, 2), None);
+/// ```
+pub const fn kept_per_bucket(partitions: u64, arrays_per_partition: u64) -> Option<u64> {
+    match partitions.checked_mul(arrays_per_partition) {
+        Some(n) => n.checked_add(1),
+        None => None,
     }
 }

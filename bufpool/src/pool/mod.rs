@@ -143,7 +143,7 @@ pub mod trim;
 pub use config::{
     ConfigurableConfig, DEFAULT_ARRAYS_PER_BUCKET, DEFAULT_ARRAYS_PER_PARTITION,
     DEFAULT_CONFIGURABLE_MAX_LENGTH, ENV_MAX_ARRAYS_PER_PARTITION, ENV_MAX_PARTITION_COUNT,
-    MAX_PARTITIONS, SharedConfig, parse_env_count, processor_count,
+    MAX_PARTITIONS, SharedConfig, kept_per_bucket, parse_env_count, processor_count,
 };
 pub use configurable::ConfigurablePool;
 pub use element::Element;

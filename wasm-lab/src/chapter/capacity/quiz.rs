@@ -3,6 +3,7 @@
 //! widget shows) and, for .NET's environment overrides, from the pool's own
 //! `SharedConfig::from_env_values`.
 
+use bufpool::pool::kept_per_bucket;
 use serde::{Deserialize, Serialize};
 
 use crate::chapter::capacity::scenario::{
@@ -77,7 +78,7 @@ impl Kind for Capacity {
             kept,
             format!(
                 "1 + P × M = 1 + {p} × {m} = {}: each of the {p} partitions keeps {m} per size, and the returning thread's own slot keeps one more (the newest)",
-                group_digits(1 + p * m)
+                group_digits(setup.capacity())
             ),
         )
         .hint("Count every place a returned buffer can land: the partitions, and one more")
@@ -103,7 +104,7 @@ impl Kind for BytesPerRound {
     fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Held, String> {
         let p = rng.pick(&[1, 2, 4, 8]);
         let m = rng.pick(&[4, 8, 16, 32]);
-        let capacity = 1 + p * m;
+        let capacity = kept_per_bucket(p, m).ok_or("the drawn pool is too large")?;
         let held = capacity + 1 + rng.below(3 * capacity);
         let size = rng.pick(&[100, 128, 129, 500, 1_000, 1_024, 1_025, 4_000])
             + rng.below(2) * rng.below(64);
@@ -132,7 +133,7 @@ impl Kind for BytesPerRound {
             size: s,
         };
         let bytes = run_or_explain(setup)?.rounds[1].allocated_bytes;
-        let cap = 1 + p * m;
+        let cap = setup.capacity();
         let length = buffer_length(s);
         Ok(Solution::number(
             bytes,
@@ -252,7 +253,7 @@ impl Kind for Override {
         )
         .hint("Work out P and M the pool really uses first: a value can be capped or ignored")
         .mistake(
-            1 + naive_p * naive_m,
+            kept_per_bucket(naive_p, naive_m).unwrap_or(u64::MAX),
             "The pool never uses more partitions than the machine has cores",
         )
         .mistake(

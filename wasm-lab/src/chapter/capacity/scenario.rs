@@ -147,11 +147,10 @@ pub struct CapacityRun {
 }
 
 impl Setup {
-    /// `1 + P × M`, exactly (both are checked first: at most 4,096 × 2,147,483,647).
+    /// `1 + P × M` ([`bufpool::pool::kept_per_bucket`]), exactly (both are checked first: at
+    /// most 4,096 × 2,147,483,647).
     pub fn capacity(&self) -> u64 {
-        self.partitions
-            .checked_mul(self.arrays_per_partition)
-            .and_then(|n| n.checked_add(1))
+        bufpool::pool::kept_per_bucket(self.partitions, self.arrays_per_partition)
             .unwrap_or(u64::MAX)
     }
 

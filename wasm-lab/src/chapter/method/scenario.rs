@@ -11,7 +11,7 @@
 //! These numbers are the reader's machine and browser: the book's text never cites them.
 
 use bufpool::pool::SharedPool;
-use bufpool::stats::{median_of_sorted, robust_cv};
+pub use bufpool::stats::{Summary, summarize};
 
 /// Rounds per comparison: each gives one sample of each side and one ratio.
 pub const ROUNDS: usize = 31;
@@ -25,15 +25,6 @@ pub const MAX_ITERS: u64 = 1 << 26;
 /// One operation of a comparison: runs `iters` iterations.
 pub type Op<'a> = dyn FnMut(u64) + 'a;
 
-/// The median, noise and spread of one set of samples.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Summary {
-    pub median: f64,
-    /// Robust coefficient of variation: 1.4826 × median absolute deviation ÷ median.
-    pub robust_cv: f64,
-    pub samples: usize,
-}
-
 /// A paired comparison of `a` against `b`: each side's time per iteration and the ratio a ÷ b
 /// (the median of the per-round ratios).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,25 +34,6 @@ pub struct Comparison {
     pub ratio: Summary,
     /// Iterations per batch of each side.
     pub iters: (u64, u64),
-}
-
-/// Median, robust CV and count of the finite, non-negative `samples`; `None` if there are none.
-pub fn summarize(samples: &[f64]) -> Option<Summary> {
-    let mut xs: Vec<f64> = samples
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite() && *x >= 0.0)
-        .collect();
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(f64::total_cmp);
-    let median = median_of_sorted(&xs);
-    Some(Summary {
-        median,
-        robust_cv: robust_cv(&xs, median),
-        samples: xs.len(),
-    })
 }
 
 /// The smallest step the clock `now` (ms) advances by, seen over up to `tries` reads (0 if it
