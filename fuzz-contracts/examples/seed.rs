@@ -109,7 +109,7 @@ fn main() {
         let rest = hash.strip_prefix(&format!("#{}:", widget.name)).unwrap();
         let mut bytes = vec![w as u8];
         bytes.extend(rest.as_bytes());
-        put("link", format!("{}", widget.name), &bytes);
+        put("link", widget.name.to_string(), &bytes);
     }
     let hostile = format!(
         "evil=1&stale-read=%ZZ%&stale-size1={}&stale-step=-9",
@@ -149,7 +149,7 @@ fn main() {
     for (qi, quiz) in QUIZZES.iter().enumerate() {
         for (ki, kind) in quiz.kinds.iter().enumerate() {
             let mut bytes = vec![qi as u8, ki as u8, 1, 2, 3, 4, 5, 6, 7, 8];
-            bytes.extend(b"\0-1\0abc\0 \0yes\0no\04096\x001,024\0");
+            bytes.extend(b"\0-1\0abc\0 \0yes\0no\x004096\x001,024\0");
             put("quiz", format!("{}-{}", quiz.id, kind.name()), &bytes);
         }
     }

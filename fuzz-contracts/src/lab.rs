@@ -300,7 +300,7 @@ pub fn progress(data: &[u8]) {
                 .first()
                 .map_or(("q", "k"), |(q, k, _)| (q.as_str(), k.as_str()));
             let mut more = back.clone();
-            more.record(quiz, kind, data.len() % 2 == 0);
+            more.record(quiz, kind, data.len().is_multiple_of(2));
             more.reveal(quiz, kind);
             let more = Progress::from_json(&more.to_json()).expect("updated progress reads back");
             for (q, k, t) in &entries {

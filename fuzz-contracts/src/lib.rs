@@ -27,8 +27,11 @@ pub use quiz::quiz;
 static GLOBAL: wasm_lab::alloc_count::CountingAlloc<std::alloc::System> =
     wasm_lab::alloc_count::CountingAlloc::new(std::alloc::System);
 
+/// A target's contract: panics when the parser breaks it.
+pub type Contract = fn(&[u8]);
+
 /// Every target: its name (`fuzz/fuzz_targets/<name>.rs`, `fuzz/corpus/<name>/`) and contract.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Contract)] = &[
     ("input", input),
     ("widget", widget),
     ("link", link),
