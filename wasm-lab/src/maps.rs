@@ -5,9 +5,8 @@
 /// an *empty* map as `[]` (it looks at the first key to decide), and its `Deserialize` also takes
 /// a list of pairs, which the strict readers refuse.
 pub(crate) mod object {
-    use std::collections::BTreeMap;
-
     use litemap::LiteMap;
+    use serde::de::{Error as _, MapAccess, Visitor};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     /// Writes the map as an object, empty or not.
@@ -32,21 +31,46 @@ pub(crate) mod object {
         s.collect_map(map.iter().map(|(k, v)| (k, Inner(v))))
     }
 
-    /// A map of `V`.
+    /// A map of `V`. A key written twice is refused: serde's maps keep the last value, which
+    /// silently lost an entry of stored progress (found by the `progress` fuzz target).
     pub fn map<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
         d: D,
     ) -> Result<LiteMap<String, V>, D::Error> {
-        Ok(BTreeMap::<String, V>::deserialize(d)?.into_iter().collect())
+        Ok(Unique::deserialize(d)?.0)
     }
 
-    /// A map of maps of `V`.
+    /// A map of maps of `V`, keys unique at both levels.
     pub fn map_of_maps<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
         d: D,
     ) -> Result<LiteMap<String, LiteMap<String, V>>, D::Error> {
-        Ok(BTreeMap::<String, BTreeMap<String, V>>::deserialize(d)?
-            .into_iter()
-            .map(|(k, inner)| (k, inner.into_iter().collect()))
-            .collect())
+        let outer = Unique::<Unique<V>>::deserialize(d)?.0;
+        Ok(outer.into_iter().map(|(k, inner)| (k, inner.0)).collect())
+    }
+
+    /// A JSON object with each key once.
+    struct Unique<V>(LiteMap<String, V>);
+
+    impl<'de, V: Deserialize<'de>> Deserialize<'de> for Unique<V> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Entries<V>(std::marker::PhantomData<V>);
+            impl<'de, V: Deserialize<'de>> Visitor<'de> for Entries<V> {
+                type Value = Unique<V>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a map")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Unique<V>, A::Error> {
+                    let mut out = LiteMap::new();
+                    while let Some((k, v)) = m.next_entry::<String, V>()? {
+                        if out.contains_key(&k) {
+                            return Err(A::Error::custom(format_args!("key `{k}` twice")));
+                        }
+                        out.insert(k, v);
+                    }
+                    Ok(Unique(out))
+                }
+            }
+            d.deserialize_map(Entries(std::marker::PhantomData))
+        }
     }
 }
 

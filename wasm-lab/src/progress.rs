@@ -198,6 +198,21 @@ mod tests {
         }
     }
 
+    /// A quiz or kind written twice is refused (and so kept aside by the page), never read as
+    /// its last copy, which lost the first one's answers (found by the `progress` fuzz target).
+    /// Natively only: the browser's `JSON.parse` keeps the last copy before the lab sees it.
+    #[test]
+    fn refuses_a_key_written_twice() {
+        let t = "{\"attempts\":1,\"correct\":1}";
+        for text in [
+            format!("{{\"version\":2,\"quizzes\":{{\"q\":{{\"k\":{t}}},\"q\":{{\"j\":{t}}}}}}}"),
+            format!("{{\"version\":2,\"quizzes\":{{\"q\":{{\"k\":{t},\"k\":{t}}}}}}}"),
+        ] {
+            let e = Progress::from_json(&text).expect_err(&text);
+            assert!(e.0.contains("twice"), "{e}");
+        }
+    }
+
     /// The writer that replaces `serde_json` in the wasm build writes the same text.
     #[test]
     fn writes_what_serde_json_writes() {

@@ -9,6 +9,9 @@
 //! - `bench [--quick] [--out DIR]` — measures this machine, rewrites `book/data/<machine-id>.json`
 //!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
 //!
+//! - `fuzz [--seconds N] [TARGET]` — the coverage-guided fuzz targets of `fuzz/` (cargo-fuzz,
+//!   nightly), N seconds each; crashes are saved minimized in `fuzz/artifacts/` (`fuzz.rs`).
+//!
 //! Installs are pinned: the wasm-bindgen CLI is installed at exactly the version in `Cargo.lock`.
 
 #![forbid(unsafe_code)]
@@ -20,6 +23,7 @@ use anyhow::{Result, bail};
 
 mod clippy;
 mod cmd;
+mod fuzz;
 mod links;
 mod lint;
 mod serve;
@@ -35,6 +39,8 @@ usage: cargo xtask <command>
   links              check every internal link and anchor of the last build (book/build/)
   test               every check: lint, clippy, unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   lint               the book's prose lint, then the strict build of the committed data
+  fuzz [--seconds N] [TARGET]
+                     fuzz every parser readers and instructors feed (N s per target, default 20)
   bench [--quick] [--out DIR]
                      measure this machine and rewrite book/data/<machine-id>.json (or DIR/…)
 ";
@@ -69,6 +75,7 @@ fn run(args: &[String]) -> Result<()> {
         ["links"] => links::check(&root.join("book").join("build")),
         ["test"] => test::all(&root),
         ["lint"] => lint::run(&root),
+        ["fuzz", rest @ ..] => fuzz::run(&root, rest),
         ["bench"] => bench(&root, false, None),
         ["bench", "--quick"] => bench(&root, true, None),
         ["bench", "--out", out] => bench(&root, false, Some(out)),

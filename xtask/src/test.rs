@@ -81,7 +81,7 @@ pub fn all(root: &Path) -> Result<()> {
         ),
         (
             "native and end to end",
-            "unit, property and doc tests (incl. compile_fail), every internal link and anchor of the built book, and the book in headless Chromium",
+            "unit, property and doc tests (incl. compile_fail), the replay of every committed fuzz input (fuzz-contracts), every internal link and anchor of the built book, and the book in headless Chromium",
             Box::new(|| native_and_end_to_end(root)),
         ),
         (

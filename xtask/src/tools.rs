@@ -169,3 +169,42 @@ pub fn miri() -> Result<()> {
     )
     .run()
 }
+
+/// The cargo-fuzz release the fuzz targets are run with (`cargo xtask fuzz`).
+pub const CARGO_FUZZ: &str = "0.13.2";
+
+/// cargo-fuzz at [`CARGO_FUZZ`], built from crates.io, and the nightly toolchain it drives
+/// (libFuzzer's instrumentation needs nightly flags; it is the one Miri uses).
+pub fn cargo_fuzz() -> Result<()> {
+    if cmd::new("cargo", &["+nightly", "--version"])
+        .read()
+        .is_none()
+    {
+        crate::site::step(
+            "installing a nightly toolchain for libFuzzer (a download of about 100 MB)",
+        );
+        cmd::new(
+            "rustup",
+            &["toolchain", "install", "nightly", "--profile", "minimal"],
+        )
+        .run()?;
+    }
+    let has = cmd::new("cargo", &["+nightly", "fuzz", "--version"])
+        .read()
+        .is_some_and(|v| v.split_whitespace().nth(1) == Some(CARGO_FUZZ));
+    if has {
+        return Ok(());
+    }
+    crate::site::step(&format!(
+        "installing cargo-fuzz {CARGO_FUZZ}: cargo compiles it from source, once (about a minute)"
+    ));
+    // `--locked` works here: the registry mirror has every crate of its lockfile.
+    cmd::cargo(&[
+        "install",
+        "cargo-fuzz",
+        "--version",
+        &format!("={CARGO_FUZZ}"),
+        "--locked",
+    ])
+    .run()
+}

@@ -230,3 +230,15 @@ fn the_verdict_rule() {
     );
     assert!(Direction::parse("faster").is_err());
 }
+
+/// Many `*`s match in pattern × text time (the backtracking match hung: found by fuzzing).
+#[test]
+fn many_stars_match_quickly() {
+    let stars = "*".repeat(40);
+    assert_eq!(
+        matching_keys(&format!("c.{stars}"), &file()),
+        vec!["c.nine", "c.seven"]
+    );
+    assert!(matching_keys(&format!("{stars}x"), &file()).is_empty());
+    assert!(glob(b"a*b*c", b"axxbyyc") && !glob(b"a*c", b"a.c") && glob(b"*", b""));
+}

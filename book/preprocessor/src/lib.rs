@@ -37,8 +37,10 @@ use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
 pub mod claims;
-mod data;
-mod directive;
+#[doc(hidden)]
+pub mod data;
+#[doc(hidden)]
+pub mod directive;
 mod render;
 mod snippets;
 

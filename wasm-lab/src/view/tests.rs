@@ -66,6 +66,12 @@ fn edge_inputs_get_messages_about_their_field() {
             "length: “3000000000” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)",
         ),
         (
+            "return-contract",
+            &[("fr-length", "2000000")],
+            "fr",
+            "length: This widget allocates the foreign buffer in your browser: choose at most 1,048,576 elements",
+        ),
+        (
             "capacity",
             &[("cap-m", "3000000000")],
             "cap",

@@ -256,7 +256,9 @@ fn uar(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
 }
 
 fn foreign(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
-    let length = field_size("length", inputs.get("fr-length")).and_then(check_foreign_length)?;
+    // The field's name leads every message of the field, this limit's too (found by fuzzing).
+    let length = field_size("length", inputs.get("fr-length"))
+        .and_then(|n| check_foreign_length(n).map_err(|e| f!("length: {e}")))?;
     let value = field_byte("mine[0]", inputs.get("fr-value"))?;
     let r = foreign_return(length, value, checked).map_err(|e| e.to_string())?;
     Ok(vec![Part::Pairs(vec![

@@ -1,0 +1,3 @@
+#![no_main]
+// The contract is `fuzz_contracts::input`; the replay test runs it on this target's corpus.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_contracts::input(data));

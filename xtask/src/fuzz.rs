@@ -1,0 +1,201 @@
+//! `cargo xtask fuzz [--seconds N] [TARGET]`: the coverage-guided fuzz targets of `fuzz/`
+//! (cargo-fuzz, libFuzzer, nightly), one at a time (the machine has 2 cores), each for N seconds
+//! (default [`DEFAULT_SECONDS`]: about three minutes for all nine). Each target grows its corpus in
+//! `fuzz/corpus/<target>/`; a crash, hang (`-timeout`) or memory blow-up (`-rss_limit_mb`) is
+//! saved in `fuzz/artifacts/<target>/` and minimized (`cargo fuzz tmin`), for the replay test
+//! (`fuzz-contracts/tests/replay.rs`, a step of `cargo xtask test`) to keep fixed once committed.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+
+use crate::{cmd, tools};
+
+/// Seconds per target when none is given.
+pub const DEFAULT_SECONDS: u64 = 20;
+
+/// A run longer than this per input is a hang.
+const TIMEOUT_SECONDS: u64 = 10;
+
+/// What one target's run did.
+struct Run {
+    target: String,
+    executions: u64,
+    coverage: String,
+    corpus: usize,
+    seconds: f64,
+    failure: Option<PathBuf>,
+}
+
+pub fn run(root: &Path, args: &[&str]) -> Result<()> {
+    let (seconds, only) = parse_args(args)?;
+    let fuzz = root.join("fuzz");
+    let mut targets: Vec<String> = std::fs::read_dir(fuzz.join("fuzz_targets"))
+        .context("cannot list fuzz/fuzz_targets")?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect();
+    targets.sort();
+    if let Some(t) = only {
+        if !targets.iter().any(|x| x == t) {
+            bail!(
+                "no fuzz target `{t}`: the targets are {}",
+                targets.join(", ")
+            );
+        }
+        targets.retain(|x| x == t);
+    }
+    tools::cargo_fuzz()?;
+    crate::site::step("building the fuzz targets (nightly, libFuzzer, address sanitizer)");
+    cmd::new("cargo", &["+nightly", "fuzz", "build", "-O"]).run()?;
+    let logs = crate::site::target_dir(root).join("fuzz-logs");
+    std::fs::create_dir_all(&logs)?;
+    let mut runs = Vec::new();
+    for t in &targets {
+        crate::site::step(&format!("fuzzing `{t}` for {seconds} s"));
+        runs.push(one(&fuzz, &logs, t, seconds)?);
+    }
+    println!(
+        "\n{:<12} {:>14} {:>8} {:>10} {:>8}  result",
+        "target", "executions", "seconds", "coverage", "corpus"
+    );
+    for r in &runs {
+        println!(
+            "{:<12} {:>14} {:>8.0} {:>10} {:>8}  {}",
+            r.target,
+            r.executions,
+            r.seconds,
+            r.coverage,
+            r.corpus,
+            r.failure
+                .as_ref()
+                .map_or("no crash, no hang".into(), |p| format!(
+                    "FAILED: {}",
+                    p.display()
+                ))
+        );
+    }
+    let failed: Vec<&Run> = runs.iter().filter(|r| r.failure.is_some()).collect();
+    if !failed.is_empty() {
+        bail!(
+            "{} target(s) broke their contract; the minimized inputs are in fuzz/artifacts/ (commit them with the fix: the replay test keeps them fixed). Logs: {}",
+            failed.len(),
+            logs.display()
+        );
+    }
+    Ok(())
+}
+
+fn parse_args<'a>(args: &[&'a str]) -> Result<(u64, Option<&'a str>)> {
+    let mut seconds = DEFAULT_SECONDS;
+    let mut only = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match *a {
+            "--seconds" => {
+                let n = it.next().context("--seconds needs a number")?;
+                seconds = n
+                    .parse()
+                    .with_context(|| format!("--seconds {n}: not a whole number"))?;
+            }
+            t if !t.starts_with('-') && only.is_none() => only = Some(t),
+            other => bail!("cargo xtask fuzz [--seconds N] [TARGET]: unknown argument {other:?}"),
+        }
+    }
+    Ok((seconds, only))
+}
+
+/// Fuzzes `target` for `seconds`; on a failure, minimizes the input it saved.
+fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64) -> Result<Run> {
+    let artifacts = fuzz.join("artifacts").join(target);
+    let before = files(&artifacts);
+    let log = logs.join(format!("{target}.log"));
+    let started = Instant::now();
+    let status = std::process::Command::new("cargo")
+        .args(["+nightly", "fuzz", "run", "-O", target, "--"])
+        .arg(format!("-max_total_time={seconds}"))
+        .arg(format!("-timeout={TIMEOUT_SECONDS}"))
+        .args(["-rss_limit_mb=2048", "-print_final_stats=1"])
+        .current_dir(fuzz.parent().unwrap_or(fuzz))
+        .stdout(std::fs::File::create(&log)?)
+        .stderr(std::fs::File::create(logs.join(format!("{target}.err")))?)
+        .status()
+        .context("cannot start cargo fuzz run")?;
+    let took = started.elapsed().as_secs_f64();
+    let text = std::fs::read_to_string(logs.join(format!("{target}.err"))).unwrap_or_default();
+    let (executions, coverage) = stats(&text);
+    let new: Vec<PathBuf> = files(&artifacts)
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    let failure = if status.success() && new.is_empty() {
+        None
+    } else {
+        let Some(input) = new.first() else {
+            bail!(
+                "`cargo fuzz run {target}` failed ({status}) without saving an input: see {}",
+                logs.join(format!("{target}.err")).display()
+            );
+        };
+        eprintln!(
+            "{target}: {} breaks the contract; minimizing it",
+            input.display()
+        );
+        // `tmin` saves `minimized-from-<hash>` beside the input.
+        let _ = cmd::new(
+            "cargo",
+            &[
+                "+nightly",
+                "fuzz",
+                "tmin",
+                "-O",
+                target,
+                &input.to_string_lossy(),
+                "--",
+                &format!("-timeout={TIMEOUT_SECONDS}"),
+            ],
+        )
+        .run();
+        Some(input.clone())
+    };
+    Ok(Run {
+        target: target.to_string(),
+        executions,
+        coverage,
+        corpus: files(&fuzz.join("corpus").join(target)).len(),
+        seconds: took,
+        failure,
+    })
+}
+
+/// The executions (`stat::number_of_executed_units`) and the last coverage (`cov: N`) of a
+/// libFuzzer log.
+fn stats(log: &str) -> (u64, String) {
+    let executions = log
+        .lines()
+        .find_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    let coverage = log
+        .lines()
+        .rev()
+        .find_map(|l| l.split("cov: ").nth(1))
+        .and_then(|c| c.split_whitespace().next())
+        .unwrap_or("?")
+        .to_string();
+    (executions, coverage)
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect()
+        })
+        .unwrap_or_default()
+}
