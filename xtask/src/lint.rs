@@ -77,6 +77,22 @@ pub fn run(root: &Path) -> Result<()> {
             found.push(format!("{name}:{}: {}", o.line, o.sentence));
         }
     }
+    let mut uncompiled = Vec::new();
+    for path in &paths {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let dir = path.parent().unwrap_or(&src);
+        for (line, problem) in rust_blocks_not_included(&text, dir) {
+            uncompiled.push(format!("{}:{line}: {problem}", path.display()));
+        }
+    }
+    if !uncompiled.is_empty() {
+        bail!(
+            "the book shows Rust code that no test compiles: a Rust block in book/src must be one \
+             {{{{#include FILE}}}} of a file a test compiles (bufpool/doc/, the exercises):\n  {}",
+            uncompiled.join("\n  ")
+        );
+    }
     if !found.is_empty() {
         bail!(
             "{} sentence(s) in book/src compare measured things without a {{{{#claim}}}} or {{{{#verdict}}}} \
@@ -91,6 +107,47 @@ pub fn run(root: &Path) -> Result<()> {
     );
     strict_build(root, &root.join("book/data"))
         .context("the strict build (LAB_STRICT) of the committed data failed")
+}
+
+/// The Rust code blocks of a chapter (in `dir`) that are not a single `{{#include FILE[:anchor]}}`
+/// of an existing file, by line: the book shows compiled code only (`bufpool/doc/` holds the
+/// snippets its doc tests compile, the exercises crate its skeletons and solutions).
+pub fn rust_blocks_not_included(text: &str, dir: &Path) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(usize, Vec<&str>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        match &mut open {
+            None if trimmed.starts_with("```rust") => open = Some((i + 1, Vec::new())),
+            None => {}
+            Some((start, body)) if trimmed.starts_with("```") => {
+                let lines: Vec<&str> = body
+                    .iter()
+                    .copied()
+                    .filter(|l| !l.trim().is_empty())
+                    .collect();
+                let include = match lines.as_slice() {
+                    [one] => one
+                        .trim()
+                        .strip_prefix("{{#include ")
+                        .and_then(|r| r.strip_suffix("}}")),
+                    _ => None,
+                };
+                match include {
+                    None => out.push((*start, "a Rust block typed into the page".to_string())),
+                    Some(target) => {
+                        let file = target.split(':').next().unwrap_or(target).trim();
+                        if !dir.join(file).is_file() {
+                            out.push((*start, format!("{{{{#include {file}}}}}: no such file")));
+                        }
+                    }
+                }
+                open = None;
+            }
+            Some((_, body)) => body.push(line),
+        }
+    }
+    out
 }
 
 /// Builds the book with the data in `data_dir` in strict mode (the preprocessor in-process, so its
@@ -314,6 +371,22 @@ fn strip_directives(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn rust_blocks_must_be_includes_of_real_files() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src");
+        let typed = "Text\n\n```rust,ignore\nlet x = 1;\n```\n";
+        assert_eq!(rust_blocks_not_included(typed, &dir).len(), 1);
+        let missing = "```rust\n{{#include ../../bufpool/doc/nothing.rs}}\n```\n";
+        assert!(
+            rust_blocks_not_included(missing, &dir)[0]
+                .1
+                .contains("no such file")
+        );
+        let good = "```rust,ignore\n{{#include ../../bufpool/doc/double_return.rs}}\n```\n```text\nnot rust\n```\n";
+        assert!(rust_blocks_not_included(good, &dir).is_empty());
+    }
+
     use super::*;
 
     #[test]

@@ -82,36 +82,22 @@ pub(crate) use sealed::{Back, ReturnTo};
 /// [`return_cleared`](Self::return_cleared) consumes the guard.
 ///
 /// ```compile_fail,E0382
-/// let pool = bufpool::pool::SharedPool::<u8>::new();
-/// let buf = pool.rent(16).unwrap();
-/// drop(buf);
-/// drop(buf); // double return: `buf` was moved by the first return
+#[doc = include_str!("../../doc/double_return.rs")]
 /// ```
 ///
 /// ```compile_fail,E0382
-/// let pool = bufpool::pool::SharedPool::<u8>::new();
-/// let mut buf = pool.rent(16).unwrap();
-/// buf.return_cleared();
-/// buf[0] = 1; // use after return
+#[doc = include_str!("../../doc/use_after_return.rs")]
 /// ```
 ///
 /// ```compile_fail,E0505
-/// let pool = bufpool::pool::SharedPool::<u8>::new();
-/// let buf = pool.rent(16).unwrap();
-/// let view: &[u8] = &buf;
-/// drop(buf);        // cannot return while a borrow of the data is alive…
-/// let _ = view[0];  // …because the borrow is still used here
+#[doc = include_str!("../../doc/return_while_borrowed.rs")]
 /// ```
 ///
 /// What ownership does *not* remove: stale data. Without clearing, the next renter sees the
 /// previous renter's bytes:
 ///
 /// ```
-/// let pool = bufpool::pool::SharedPool::<u8>::new();
-/// let mut a = pool.rent(16).unwrap();
-/// a[0] = 42;
-/// drop(a);
-/// assert_eq!(pool.rent(16).unwrap()[0], 42);
+#[doc = include_str!("../../doc/stale_data.rs")]
 /// let mut b = pool.rent(16).unwrap();
 /// b[0] = 42;
 /// b.return_cleared();
