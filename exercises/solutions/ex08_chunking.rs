@@ -20,7 +20,7 @@ pub fn first_chunk_arrays(items: usize, size: usize) -> Vec<usize> {
 }
 
 /// `Array.Resize`: a new array of `len`, the old elements copied in.
-fn resize(old: Box<[i32]>, len: usize) -> Box<[i32]> {
+fn resize(old: &[i32], len: usize) -> Box<[i32]> {
     let mut new = vec![0; len].into_boxed_slice();
     let n = old.len().min(len);
     new[..n].copy_from_slice(&old[..n]);
@@ -46,13 +46,13 @@ pub fn chunk_like_dotnet(
             let Some(item) = source.next() else { break };
             if n == array.len() {
                 let grown = (array.len() * 2).min(size);
-                array = resize(array, grown);
+                array = resize(&array, grown);
             }
             array[n] = item;
             n += 1;
         }
         if n != array.len() {
-            array = resize(array, n);
+            array = resize(&array, n);
         }
         each(array);
         start = size;

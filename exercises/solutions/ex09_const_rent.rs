@@ -38,7 +38,10 @@ impl Pool {
         // (E0080), and the index is a constant in the compiled code.
         let index = const {
             assert!(N >= 1, "rent_const::<0>: no bucket serves 0 bytes");
-            assert!(N <= MAX_BUCKET_LEN, "rent_const::<N>: over the largest bucket");
+            assert!(
+                N <= MAX_BUCKET_LEN,
+                "rent_const::<N>: over the largest bucket"
+            );
             select_bucket_index(N)
         };
         self.take(index)

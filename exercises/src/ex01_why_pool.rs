@@ -1,4 +1,8 @@
-#![allow(unused_variables, reason = "the skeleton's bodies are todo!(): your code uses them")]
+#![allow(
+    unused_variables,
+    clippy::boxed_local,
+    reason = "the skeleton's bodies are todo!(): your code uses them"
+)]
 // ANCHOR: exercise
 //! # Exercise 1: a pool of one size that allocates once
 //!

@@ -1,4 +1,7 @@
-#![allow(unused_variables, reason = "the skeleton's bodies are todo!(): your code uses them")]
+#![allow(
+    unused_variables,
+    reason = "the skeleton's bodies are todo!(): your code uses them"
+)]
 // ANCHOR: exercise
 //! # Exercise 4: a guard that returns itself on drop
 //!

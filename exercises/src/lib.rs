@@ -76,9 +76,24 @@ macro_rules! exercise {
 
 /// Every exercise, in the book's order.
 pub const EXERCISES: &[Exercise] = &[
-    exercise!(1, "ex01_why_pool", "why-pool", "a pool of one size that allocates once"),
-    exercise!(2, "ex02_bucket", "bucket-rounding", "bucket index, length and waste"),
-    exercise!(3, "ex03_stale_data", "stale-data", "clearing on return, and what it costs"),
+    exercise!(
+        1,
+        "ex01_why_pool",
+        "why-pool",
+        "a pool of one size that allocates once"
+    ),
+    exercise!(
+        2,
+        "ex02_bucket",
+        "bucket-rounding",
+        "bucket index, length and waste"
+    ),
+    exercise!(
+        3,
+        "ex03_stale_data",
+        "stale-data",
+        "clearing on return, and what it costs"
+    ),
     exercise!(
         4,
         "ex04_guard",
@@ -92,9 +107,24 @@ pub const EXERCISES: &[Exercise] = &[
         "return-contract",
         "checked mode: double and foreign returns"
     ),
-    exercise!(6, "ex06_capacity", "capacity", "the capacity rule under the partition model"),
-    exercise!(7, "ex07_cliff", "cliff", "where the allocator's path changes"),
-    exercise!(8, "ex08_chunking", "chunking", "the enumerable chunker's growth, counted"),
+    exercise!(
+        6,
+        "ex06_capacity",
+        "capacity",
+        "the capacity rule under the partition model"
+    ),
+    exercise!(
+        7,
+        "ex07_cliff",
+        "cliff",
+        "where the allocator's path changes"
+    ),
+    exercise!(
+        8,
+        "ex08_chunking",
+        "chunking",
+        "the enumerable chunker's growth, counted"
+    ),
     exercise!(
         9,
         "ex09_const_rent",
@@ -102,7 +132,12 @@ pub const EXERCISES: &[Exercise] = &[
         "a rent whose bucket is chosen at compile time",
         COMPILED_BUT_MUST_NOT
     ),
-    exercise!(10, "ex10_method", "method", "the median, the noise and the gate"),
+    exercise!(
+        10,
+        "ex10_method",
+        "method",
+        "the median, the noise and the gate"
+    ),
 ];
 
 /// The exercise with this number or stem (`2`, `02`, `ex02_bucket`).
@@ -123,7 +158,11 @@ mod tests {
     fn numbers_are_the_order_and_stems_match() {
         for (i, e) in EXERCISES.iter().enumerate() {
             assert_eq!(e.number, i + 1);
-            assert!(e.stem.starts_with(&format!("ex{:02}_", e.number)), "{}", e.stem);
+            assert!(
+                e.stem.starts_with(&format!("ex{:02}_", e.number)),
+                "{}",
+                e.stem
+            );
             assert!(!e.hint.trim().is_empty(), "{} has no hint", e.stem);
         }
     }

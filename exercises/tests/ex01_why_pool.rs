@@ -4,6 +4,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex01_why_pool.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex01_why_pool.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use std::alloc::System;
@@ -27,10 +31,15 @@ fn step2_a_buffer_given_back_is_rented_again() {
     let mut pool = OnePool::new(128, 4);
     let buffer = pool.rent();
     let address = buffer.as_ptr();
-    pool.give_back(buffer).expect("a buffer of the pool's length is kept");
+    pool.give_back(buffer)
+        .expect("a buffer of the pool's length is kept");
     assert_eq!(pool.kept(), 1, "buffers kept after one give_back");
     let again = pool.rent();
-    assert_eq!(again.as_ptr(), address, "rent hands out the kept buffer, not a new one");
+    assert_eq!(
+        again.as_ptr(),
+        address,
+        "rent hands out the kept buffer, not a new one"
+    );
     assert_eq!(pool.kept(), 0, "buffers kept once it is rented again");
 }
 
@@ -49,7 +58,10 @@ fn step3_a_thousand_rounds_allocate_one_buffer() {
         stats.allocations, 1,
         "allocations in 1,000 rounds of rent and give_back"
     );
-    assert_eq!(stats.bytes_allocated, 128, "bytes allocated in 1,000 rounds");
+    assert_eq!(
+        stats.bytes_allocated, 128,
+        "bytes allocated in 1,000 rounds"
+    );
 }
 
 #[test]
@@ -72,5 +84,9 @@ fn step5_the_pool_keeps_at_most_keep_buffers() {
         pool.give_back(buffer)
             .expect("over the limit a buffer is dropped, not refused");
     }
-    assert_eq!(pool.kept(), 3, "buffers kept after giving back 5 to a pool that keeps 3");
+    assert_eq!(
+        pool.kept(),
+        3,
+        "buffers kept after giving back 5 to a pool that keeps 3"
+    );
 }

@@ -5,6 +5,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex02_bucket.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex02_bucket.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use bufpool::bucket as lab;
@@ -44,9 +48,17 @@ fn step1_index_of_the_small_requests() {
 #[test]
 fn step2_index_at_every_bucket_edge() {
     for n in edges() {
-        assert_eq!(bucket_index(n), lab::select_bucket_index(n), "bucket_index({n})");
+        assert_eq!(
+            bucket_index(n),
+            lab::select_bucket_index(n),
+            "bucket_index({n})"
+        );
     }
-    assert_eq!(bucket_index(MAX_BUCKET_LEN), 26, "bucket_index(2^30), the largest bucket");
+    assert_eq!(
+        bucket_index(MAX_BUCKET_LEN),
+        26,
+        "bucket_index(2^30), the largest bucket"
+    );
 }
 
 #[test]
@@ -65,9 +77,17 @@ fn step4_round_the_chapters_18_requests() {
 
 #[test]
 fn step5_round_zero_and_over_the_largest_bucket() {
-    assert_eq!(round(0), Rounding::Empty, "round(0): the shared empty buffer");
+    assert_eq!(
+        round(0),
+        Rounding::Empty,
+        "round(0): the shared empty buffer"
+    );
     let over = MAX_BUCKET_LEN + 1;
-    assert_eq!(round(over), Rounding::Oversize { length: over }, "round(2^30 + 1)");
+    assert_eq!(
+        round(over),
+        Rounding::Oversize { length: over },
+        "round(2^30 + 1)"
+    );
     assert_eq!(
         round(usize::MAX),
         Rounding::Oversize { length: usize::MAX },
@@ -83,7 +103,11 @@ fn step6_waste_of_a_request() {
     assert_eq!(wasted(100), 28, "wasted(100): a 128-element bucket");
     assert_eq!(wasted(1_025), 1_023, "wasted(1025): one past an edge");
     assert_eq!(wasted(0), 0, "wasted(0): nothing is handed out");
-    assert_eq!(wasted(MAX_BUCKET_LEN + 1), 0, "wasted(2^30 + 1): exact length");
+    assert_eq!(
+        wasted(MAX_BUCKET_LEN + 1),
+        0,
+        "wasted(2^30 + 1): exact length"
+    );
     for n in TABLE.into_iter().chain(edges()) {
         assert_eq!(wasted(n), lab::round(n).wasted(n), "wasted({n})");
     }

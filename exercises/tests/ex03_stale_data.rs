@@ -5,6 +5,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex03_stale_data.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex03_stale_data.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use ex::{Clear, clear_on_return, leaked, leftover};
@@ -25,7 +29,11 @@ fn after_first_renter() -> Vec<u8> {
 fn step1_without_clearing_the_next_renter_sees_every_byte() {
     assert_eq!((FIRST.len(), SECOND.len()), (41, 25));
     let mut buffer = after_first_renter();
-    assert_eq!(clear_on_return(&mut buffer, 41, Clear::Keep), 0, "bytes zeroed by Keep");
+    assert_eq!(
+        clear_on_return(&mut buffer, 41, Clear::Keep),
+        0,
+        "bytes zeroed by Keep"
+    );
     assert_eq!(leftover(&buffer), 41, "non-zero bytes the next renter sees");
 }
 
@@ -39,9 +47,21 @@ fn step2_reading_past_what_you_wrote_leaks_the_previous_tail() {
         &FIRST.as_bytes()[25..41],
         "the 16 bytes after the second line are the first line's tail"
     );
-    assert_eq!(leaked(&buffer, 25, 25), b"", "reading only what you wrote leaks nothing");
-    assert_eq!(leaked(&buffer, 25, 10), b"", "reading less than you wrote leaks nothing");
-    assert_eq!(leaked(&buffer, 60, 100).len(), 4, "reading past the end stops at the end");
+    assert_eq!(
+        leaked(&buffer, 25, 25),
+        b"",
+        "reading only what you wrote leaks nothing"
+    );
+    assert_eq!(
+        leaked(&buffer, 25, 10),
+        b"",
+        "reading less than you wrote leaks nothing"
+    );
+    assert_eq!(
+        leaked(&buffer, 60, 100).len(),
+        4,
+        "reading past the end stops at the end"
+    );
 }
 
 #[test]
@@ -58,8 +78,16 @@ fn step3_clearing_the_whole_buffer_costs_its_length() {
 #[test]
 fn step4_clearing_what_you_wrote_trusts_your_count() {
     let mut buffer = after_first_renter();
-    assert_eq!(clear_on_return(&mut buffer, 41, Clear::Written), 41, "bytes zeroed");
-    assert_eq!(leftover(&buffer), 0, "non-zero bytes after clearing the 41 written");
+    assert_eq!(
+        clear_on_return(&mut buffer, 41, Clear::Written),
+        41,
+        "bytes zeroed"
+    );
+    assert_eq!(
+        leftover(&buffer),
+        0,
+        "non-zero bytes after clearing the 41 written"
+    );
 
     let mut buffer = after_first_renter();
     clear_on_return(&mut buffer, 25, Clear::Written);

@@ -6,6 +6,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex04_guard.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex04_guard.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use ex::Pool;
@@ -31,7 +35,10 @@ fn step1_the_guard_derefs_to_the_requested_length() {
     assert_eq!(line.capacity(), 128, "the guard's capacity: the bucket's");
     line[99] = 7;
     line.copy_from_slice(&[1; 100]);
-    assert!(line.iter().all(|&b| b == 1), "writes through the guard are read back");
+    assert!(
+        line.iter().all(|&b| b == 1),
+        "writes through the guard are read back"
+    );
 }
 
 #[test]
@@ -44,8 +51,16 @@ fn step2_dropping_the_guard_returns_the_buffer() {
     };
     assert_eq!(pool.kept(), 1, "buffers kept after the guard is dropped");
     let again = pool.rent(120);
-    assert_eq!(again.as_ptr(), address, "the next rent of that bucket reuses the buffer");
-    assert_eq!(again.len(), 120, "the reused buffer's length: the new request's");
+    assert_eq!(
+        again.as_ptr(),
+        address,
+        "the next rent of that bucket reuses the buffer"
+    );
+    assert_eq!(
+        again.len(),
+        120,
+        "the reused buffer's length: the new request's"
+    );
     assert_eq!(pool.kept(), 0, "buffers kept while it is rented again");
 }
 
@@ -54,7 +69,11 @@ fn step3_give_back_returns_once() {
     let pool = Pool::new();
     let line = pool.rent(10);
     line.give_back();
-    assert_eq!(pool.kept(), 1, "buffers kept after give_back (and the drop after it)");
+    assert_eq!(
+        pool.kept(),
+        1,
+        "buffers kept after give_back (and the drop after it)"
+    );
 }
 
 #[test]
@@ -67,7 +86,11 @@ fn step4_early_exits_and_panics_return_the_buffer() {
         Ok(n)
     };
     assert!(parse(&pool, "12x").is_err());
-    assert_eq!(pool.kept(), 1, "buffers kept after an early return through `?`");
+    assert_eq!(
+        pool.kept(),
+        1,
+        "buffers kept after an early return through `?`"
+    );
 
     let line = pool.rent(10);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
@@ -75,7 +98,11 @@ fn step4_early_exits_and_panics_return_the_buffer() {
         panic!("a renter panicked while holding the guard");
     }));
     assert!(result.is_err());
-    assert_eq!(pool.kept(), 1, "buffers kept after a panic while the guard was held");
+    assert_eq!(
+        pool.kept(),
+        1,
+        "buffers kept after a panic while the guard was held"
+    );
 }
 
 #[test]

@@ -5,6 +5,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex05_checked.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex05_checked.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use ex::{Handle, HandlePool, ReturnError};
@@ -17,11 +21,26 @@ fn step1_rent_gives_a_bucket_length_and_reuses_it() {
     for checked in [UNCHECKED, CHECKED] {
         let pool = HandlePool::new(checked);
         let line = pool.rent(100);
-        assert_eq!(line.len(), 128, "the length of rent(100) (checked: {checked})");
-        assert_eq!(pool.give_back(&line), Ok(()), "the first return (checked: {checked})");
+        assert_eq!(
+            line.len(),
+            128,
+            "the length of rent(100) (checked: {checked})"
+        );
+        assert_eq!(
+            pool.give_back(&line),
+            Ok(()),
+            "the first return (checked: {checked})"
+        );
         let again = pool.rent(100);
-        assert!(again.same_buffer(&line), "the next rent reuses it (checked: {checked})");
-        assert_eq!(pool.give_back(&again), Ok(()), "a re-rented buffer's return");
+        assert!(
+            again.same_buffer(&line),
+            "the next rent reuses it (checked: {checked})"
+        );
+        assert_eq!(
+            pool.give_back(&again),
+            Ok(()),
+            "a re-rented buffer's return"
+        );
     }
 }
 
@@ -30,10 +49,17 @@ fn step2_unchecked_a_double_return_gives_two_renters_one_buffer() {
     let pool = HandlePool::new(UNCHECKED);
     let line = pool.rent(100);
     assert_eq!(pool.give_back(&line), Ok(()), "the first return");
-    assert_eq!(pool.give_back(&line), Ok(()), "the second return: .NET accepts it");
+    assert_eq!(
+        pool.give_back(&line),
+        Ok(()),
+        "the second return: .NET accepts it"
+    );
     let a = pool.rent(100);
     let b = pool.rent(100);
-    assert!(a.same_buffer(&b), "two renters after a double return share one buffer");
+    assert!(
+        a.same_buffer(&b),
+        "two renters after a double return share one buffer"
+    );
 }
 
 #[test]
@@ -41,10 +67,17 @@ fn step3_checked_a_double_return_is_an_error() {
     let pool = HandlePool::new(CHECKED);
     let line = pool.rent(100);
     assert_eq!(pool.give_back(&line), Ok(()), "the first return");
-    assert_eq!(pool.give_back(&line), Err(ReturnError::Double), "the second return");
+    assert_eq!(
+        pool.give_back(&line),
+        Err(ReturnError::Double),
+        "the second return"
+    );
     let a = pool.rent(100);
     let b = pool.rent(100);
-    assert!(!a.same_buffer(&b), "after a refused double return, two renters get two buffers");
+    assert!(
+        !a.same_buffer(&b),
+        "after a refused double return, two renters get two buffers"
+    );
 }
 
 #[test]

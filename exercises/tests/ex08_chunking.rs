@@ -5,6 +5,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex08_chunking.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex08_chunking.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use std::alloc::System;
@@ -22,7 +26,9 @@ fn student(len: i32, size: usize) -> (Vec<Vec<i32>>, AllocStats) {
     let mut contents = Vec::new();
     let mut firsts = Vec::with_capacity(len as usize + 1);
     let (result, stats) = measure(|| {
-        chunk_like_dotnet(0..len, size, &mut |chunk| firsts.push(chunk.first().copied()))
+        chunk_like_dotnet(0..len, size, &mut |chunk| {
+            firsts.push(chunk.first().copied())
+        })
     })
     .expect("the counting allocator is this test's global allocator");
     assert_eq!(result, Ok(()), "chunk_like_dotnet(0..{len}, {size})");
@@ -51,9 +57,25 @@ fn step1_the_first_chunks_arrays() {
     let doubling: Vec<usize> = (2..=14).map(|k| 1 << k).collect(); // 4 … 16,384
     let mut want = doubling.clone();
     want.push(20_000);
-    assert_eq!(first_chunk_arrays(20_000, 20_000), want, "first_chunk_arrays(20000, 20000)");
-    assert_eq!(first_chunk_arrays(20_000, 20_000).len(), 14, "arrays for 20,000 ints");
-    for (items, size) in [(1, 1), (3, 3), (1, 100), (4, 100), (5, 100), (10, 100), (64, 64)] {
+    assert_eq!(
+        first_chunk_arrays(20_000, 20_000),
+        want,
+        "first_chunk_arrays(20000, 20000)"
+    );
+    assert_eq!(
+        first_chunk_arrays(20_000, 20_000).len(),
+        14,
+        "arrays for 20,000 ints"
+    );
+    for (items, size) in [
+        (1, 1),
+        (3, 3),
+        (1, 100),
+        (4, 100),
+        (5, 100),
+        (10, 100),
+        (64, 64),
+    ] {
         assert_eq!(
             first_chunk_arrays(items, size),
             EnumerableChunkIterator::<std::ops::Range<i32>>::first_chunk_arrays(items, size),
@@ -70,24 +92,45 @@ fn step2_the_chunks_are_right() {
         "chunk size 0"
     );
     for (len, size) in [(0, 3), (1, 3), (10, 4), (10, 100), (12, 4)] {
-        assert_eq!(student(len, size).0, lab(len, size).0, "the chunks of 0..{len} by {size}");
+        assert_eq!(
+            student(len, size).0,
+            lab(len, size).0,
+            "the chunks of 0..{len} by {size}"
+        );
     }
 }
 
 #[test]
 fn step3_the_first_20000_int_chunk_allocates_14_arrays() {
     let (_, stats) = student(20_000, 20_000);
-    assert_eq!(stats.reallocations, 0, "reallocations: grow by a new box and a copy");
-    assert_eq!(stats.allocations, 14, "arrays allocated for the first 20,000-int chunk");
-    assert_eq!(stats.bytes_allocated, 211_056, "bytes allocated: 4 × (4 + 8 + … + 20,000)");
+    assert_eq!(
+        stats.reallocations, 0,
+        "reallocations: grow by a new box and a copy"
+    );
+    assert_eq!(
+        stats.allocations, 14,
+        "arrays allocated for the first 20,000-int chunk"
+    );
+    assert_eq!(
+        stats.bytes_allocated, 211_056,
+        "bytes allocated: 4 × (4 + 8 + … + 20,000)"
+    );
 }
 
 #[test]
 fn step4_later_chunks_allocate_once_and_short_ones_twice() {
     let (_, first) = student(20_000, 20_000);
     let (_, two) = student(40_000, 20_000);
-    assert_eq!(two.allocations - first.allocations, 1, "arrays for a second full chunk");
-    assert_eq!(two.bytes_allocated - first.bytes_allocated, 80_000, "its bytes");
+    assert_eq!(
+        two.allocations - first.allocations,
+        1,
+        "arrays for a second full chunk"
+    );
+    assert_eq!(
+        two.bytes_allocated - first.bytes_allocated,
+        80_000,
+        "its bytes"
+    );
     let (_, short) = student(25_000, 20_000);
     assert_eq!(
         short.allocations - first.allocations,
@@ -98,12 +141,24 @@ fn step4_later_chunks_allocate_once_and_short_ones_twice() {
 
 #[test]
 fn step5_every_case_allocates_what_dotnets_path_does() {
-    for (len, size) in [(1, 1), (3, 4), (5, 4), (10, 3), (100, 7), (1_000, 1_000), (1_001, 64)] {
+    for (len, size) in [
+        (1, 1),
+        (3, 4),
+        (5, 4),
+        (10, 3),
+        (100, 7),
+        (1_000, 1_000),
+        (1_001, 64),
+    ] {
         let (_, mine) = student(len, size);
         let (_, theirs) = lab(len, size);
         assert_eq!(
             (mine.allocations, mine.bytes_allocated, mine.reallocations),
-            (theirs.allocations, theirs.bytes_allocated, theirs.reallocations),
+            (
+                theirs.allocations,
+                theirs.bytes_allocated,
+                theirs.reallocations
+            ),
             "(allocations, bytes, reallocations) chunking 0..{len} by {size}"
         );
     }

@@ -5,6 +5,10 @@ mod support;
 
 #[cfg_attr(not(feature = "solutions"), path = "../src/ex10_method.rs")]
 #[cfg_attr(feature = "solutions", path = "../solutions/ex10_method.rs")]
+#[allow(
+    dead_code,
+    reason = "a skeleton's given items may be unused until it is done"
+)]
 mod ex;
 
 use bench_data::{Unit, Verdict};
@@ -30,7 +34,11 @@ fn lab_median(xs: &[f64]) -> f64 {
 fn step1_the_median_of_samples_in_any_order() {
     assert_eq!(median(&[]), None, "median of no sample");
     assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0), "median of 3, 1, 2");
-    assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5), "median of 4, 1, 3, 2");
+    assert_eq!(
+        median(&[4.0, 1.0, 3.0, 2.0]),
+        Some(2.5),
+        "median of 4, 1, 3, 2"
+    );
     for xs in samples() {
         assert_eq!(median(&xs), Some(lab_median(&xs)), "median of {xs:?}");
     }
@@ -39,7 +47,11 @@ fn step1_the_median_of_samples_in_any_order() {
 #[test]
 fn step2_the_robust_noise() {
     assert_eq!(robust_cv(&[]), None, "robust_cv of no sample");
-    assert_eq!(robust_cv(&[0.0, 0.0]), Some(0.0), "robust_cv when the median is 0");
+    assert_eq!(
+        robust_cv(&[0.0, 0.0]),
+        Some(0.0),
+        "robust_cv when the median is 0"
+    );
     assert_eq!(
         robust_cv(&[1.0, 1.0, 1.0, 1.0, 100.0]),
         Some(0.0),
@@ -48,13 +60,27 @@ fn step2_the_robust_noise() {
     for xs in samples() {
         let want = bufpool::stats::robust_cv(&xs, lab_median(&xs));
         let got = robust_cv(&xs).expect("samples are there");
-        assert!((got - want).abs() < 1e-12, "robust_cv of {xs:?}: {got}, the lab says {want}");
+        assert!(
+            (got - want).abs() < 1e-12,
+            "robust_cv of {xs:?}: {got}, the lab says {want}"
+        );
     }
 }
 
 #[test]
 fn step3_the_noise_gate_for_timings() {
-    for cv in [0.0, 0.02, 0.05, 0.051, 0.12, 0.25, 0.26, 0.4, f64::NAN, f64::INFINITY] {
+    for cv in [
+        0.0,
+        0.02,
+        0.05,
+        0.051,
+        0.12,
+        0.25,
+        0.26,
+        0.4,
+        f64::NAN,
+        f64::INFINITY,
+    ] {
         for load in [0.1, 0.75, 0.76, 1.5] {
             let want = match bench_data::gate(Unit::Nanoseconds, cv, load).0 {
                 Verdict::Absolute => Citable::Absolute,

@@ -73,7 +73,14 @@ pub fn compile(stem: &str, items: &str) -> Compiled {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let out = Command::new(rustc)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["--edition", "2024", "--crate-type", "rlib", "--color", "never"])
+        .args([
+            "--edition",
+            "2024",
+            "--crate-type",
+            "rlib",
+            "--color",
+            "never",
+        ])
         .args(["--crate-name", &name, "--emit", "link", "-o"])
         .arg(dir.join(format!("lib{name}.rlib")))
         .arg(&root)
@@ -111,7 +118,9 @@ pub fn must_not_compile(stem: &str, what: &str, control: &str, items: &str, code
         exercises::COMPILED_BUT_MUST_NOT
     );
     assert!(
-        codes.iter().any(|code| c.stderr.contains(&format!("error[{code}]"))),
+        codes
+            .iter()
+            .any(|code| c.stderr.contains(&format!("error[{code}]"))),
         "{what}: this must fail with {}, but rustc said:\n{}",
         codes.join(" or "),
         c.first_error()
