@@ -50,7 +50,7 @@ async fn each_chapter_shows_the_skeleton_the_crate_holds() -> Result<()> {
         b.open(&e.page()).await?;
         let blocks = code_blocks(&b).await?;
         ensure!(
-            blocks.iter().any(|c| *c == skeleton),
+            blocks.contains(&skeleton),
             "{}: no code block equals the skeleton of {} ({} blocks on the page)",
             e.page(),
             e.student_file(),
@@ -69,13 +69,13 @@ async fn the_solutions_page_folds_every_solution() -> Result<()> {
     for e in EXERCISES {
         let solution = anchored(&e.solution_file(), "solution")?;
         ensure!(
-            blocks.iter().any(|c| *c == solution),
+            blocks.contains(&solution),
             "solutions.html does not show {}",
             e.solution_file()
         );
         let folded = b
             .driver
-            .find(By::Css(&format!("#exercise-{} ~ details", e.number)))
+            .find(By::Css(format!("#exercise-{} ~ details", e.number)))
             .await?;
         let open = b
             .driver
