@@ -32,6 +32,8 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
                 | "contributors.html"
                 | "progress.html"
                 | "checklist.html"
+                | "exercises.html"
+                | "solutions.html"
                 | "glossary.html"
                 | "sources.html"
         );

@@ -1,5 +1,6 @@
 //! The lint step of `cargo xtask test`: clippy on every target with warnings denied, as the
-//! developers' guide asks of every commit; natively for the whole workspace, then for wasm32,
+//! developers' guide asks of every commit; natively for the whole workspace (and the exercises'
+//! reference solutions, behind their feature), then for wasm32,
 //! where `wasm-lab`'s web bindings (`src/web/`) and its browser tests compile.
 
 use anyhow::Result;
@@ -11,6 +12,19 @@ pub fn clippy() -> Result<()> {
         "clippy",
         "--workspace",
         "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
+    // The exercises' reference solutions compile only with their feature.
+    cmd::cargo(&[
+        "clippy",
+        "--package",
+        "exercises",
+        "--all-targets",
+        "--features",
+        "solutions",
         "--",
         "-D",
         "warnings",

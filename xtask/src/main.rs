@@ -6,6 +6,8 @@
 //! - `lint` — the book's prose lint, then the strict build of the committed data (a step of `test`).
 //! - `test` — every check: prose lint, clippy, unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in
 //!   Chromium, with each step's time against its budget.
+//! - `exercises [check [N] | list | hint N | verify]` — grades the course's exercises (see
+//!   `exercises.rs`): which pass, why the first failing test of each fails, what to do next.
 //! - `bench [--quick] [--out DIR]` — measures this machine, rewrites `book/data/<machine-id>.json`
 //!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
 //!
@@ -24,6 +26,7 @@ use anyhow::{Result, bail};
 mod clippy;
 mod cmd;
 mod fuzz;
+mod exercises;
 mod links;
 mod lint;
 mod serve;
@@ -41,6 +44,8 @@ usage: cargo xtask <command>
   lint               the book's prose lint, then the strict build of the committed data
   fuzz [--seconds N] [TARGET]
                      fuzz every parser readers and instructors feed (N s per target, default 20)
+  exercises [check [N] | list | hint N | verify]
+                     grade the exercises (the default: check all), list them, or print a hint
   bench [--quick] [--out DIR]
                      measure this machine and rewrite book/data/<machine-id>.json (or DIR/…)
 ";
@@ -76,6 +81,7 @@ fn run(args: &[String]) -> Result<()> {
         ["test"] => test::all(&root),
         ["lint"] => lint::run(&root),
         ["fuzz", rest @ ..] => fuzz::run(&root, rest),
+        ["exercises", rest @ ..] => exercises::run(&root, rest),
         ["bench"] => bench(&root, false, None),
         ["bench", "--quick"] => bench(&root, true, None),
         ["bench", "--out", out] => bench(&root, false, Some(out)),

@@ -6,7 +6,8 @@
 //! installed first, in a step of their own, so that a fresh machine's one-time installs (minutes:
 //! see `tools.rs`) are not mistaken for a test step growing.
 //!
-//! The native tests and the end-to-end tests run in one `cargo test --workspace`, after the book
+//! The native tests and the end-to-end tests run in one `cargo test --workspace` (without the
+//! exercises, which a step of their own grades both ways), after the book
 //! is built and served: cargo unifies dependency features over the packages it is asked for, so
 //! a separate `cargo test -p e2e` compiled again what the native build had just compiled with
 //! other features (in a cold run: the lab, the preprocessor, mdbook's core, serde, bench-data, …)
@@ -30,8 +31,9 @@ const BUDGETS: &[(&str, u64)] = &[
     ("docs", 180),
     ("clippy", 120),
     ("native and end to end", 500),
+    ("exercises", 60),
     ("loom", 90),
-    ("Miri", 300),
+    ("Miri", 250),
     ("wasm", 200),
 ];
 
@@ -83,6 +85,11 @@ pub fn all(root: &Path) -> Result<()> {
             "native and end to end",
             "unit, property and doc tests (incl. compile_fail), the replay of every committed fuzz input (fuzz-contracts), every internal link and anchor of the built book, and the book in headless Chromium",
             Box::new(|| native_and_end_to_end(root)),
+        ),
+        (
+            "exercises",
+            "the reference solutions pass every grading test; each untouched skeleton fails every one, for its intended reason",
+            Box::new(|| crate::exercises::run(root, &["verify"])),
         ),
         (
             "loom",
@@ -212,7 +219,10 @@ fn native_and_end_to_end(root: &Path) -> Result<()> {
     let url = server.url();
     std::thread::spawn(move || server.run());
     site::step("native and end-to-end tests");
-    cmd::cargo(&["test", "--workspace"])
+    // `--exclude exercises`: `--workspace` means every member, default or not, and the
+    // exercises' untouched skeletons fail their tests by design; the "exercises" step grades
+    // them (solutions must pass, skeletons must fail as intended).
+    cmd::cargo(&["test", "--workspace", "--exclude", "exercises"])
         .env("BOOK_URL", &url)
         .run()
 }
