@@ -60,16 +60,26 @@ async fn time_from_page_load_to_live_widgets_is_measured_and_reported() -> Resul
             } else {
                 b.reload().await?;
             }
-            let v = b
-                .driver
-                .execute(
-                    "const nav = performance.getEntriesByType('navigation')[0];
-                     return [window.__labReadyAt, nav ? nav.domContentLoadedEventEnd : null];",
-                    vec![],
-                )
-                .await?;
-            let (ready, dcl): (Option<f64>, Option<f64>) = serde_json::from_value(v.json().clone())
-                .context("the page's timing answer is not two numbers")?;
+            // The hook's observer runs as a microtask after the lab sets the attribute the wait
+            // above saw; on a loaded machine the first read can land before it: read again.
+            let mut timing = (None, None);
+            for _ in 0..50 {
+                let v = b
+                    .driver
+                    .execute(
+                        "const nav = performance.getEntriesByType('navigation')[0];
+                         return [window.__labReadyAt, nav ? nav.domContentLoadedEventEnd : null];",
+                        vec![],
+                    )
+                    .await?;
+                timing = serde_json::from_value(v.json().clone())
+                    .context("the page's timing answer is not two numbers")?;
+                if timing.0.is_some() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            let (ready, dcl): (Option<f64>, Option<f64>) = timing;
             let ready = ready.with_context(|| {
                 format!("{page}, load {load}: the lab became ready without the hook seeing it")
             })?;

@@ -25,8 +25,8 @@ use anyhow::{Result, bail};
 
 mod clippy;
 mod cmd;
-mod fuzz;
 mod exercises;
+mod fuzz;
 mod links;
 mod lint;
 mod serve;
