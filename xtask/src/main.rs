@@ -23,6 +23,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+mod architecture;
 mod clippy;
 mod cmd;
 mod exercises;
