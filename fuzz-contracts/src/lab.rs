@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 
+use lab_text::group_digits;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use wasm_lab::chapter::size_specialized::scenario::parse_sizes;
 use wasm_lab::chapter::stale_data::scenario::{escape_line, parse_line};
 use wasm_lab::input::{
-    self, InputError, MAX_ARRAY_LENGTH, field_byte, field_number, field_size, group_digits,
-    parse_number, parse_size,
+    self, InputError, MAX_ARRAY_LENGTH, field_byte, field_number, field_size, parse_number,
+    parse_size,
 };
 use wasm_lab::progress::{Progress, Tally};
 use wasm_lab::quiz::Page;

@@ -10,7 +10,7 @@
 //! assert_eq!(parse_size("-5"), Err(InputError::Negative("-5".into())));
 //! ```
 
-use lab_text::f;
+use lab_text::{f, group_digits};
 use std::fmt;
 
 /// The largest length a .NET array may have (`Array.MaxLength`); the lab refuses more, as .NET would.
@@ -262,23 +262,6 @@ pub fn field_byte(name: &str, text: &str) -> Result<u8, String> {
         Err(InputError::TooLarge(s)) => Err(f!("{name}: “{s}” does not fit in a byte (0 to 255)")),
         Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
-}
-
-/// Formats a count with thousands separators, the way the course prints numbers: `1,048,576`.
-///
-/// ```
-/// assert_eq!(lab_text::group_digits(1048576), "1,048,576");
-/// ```
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@
 //! chapter's build, and the linker drops that chapter's code. Its name, widget name and quiz
 //! listing are plain strings, present in every build.
 //!
-//! To add a chapter: a folder here with `mod.rs` (its [`Chapter`] constant) and the parts it has
-//! (`scenario.rs`, `view.rs`, `quiz.rs`), one line in [`CHAPTERS`], its feature in
+//! To add a chapter: a folder here with `mod.rs` (its doc line and `pub mod` lines) and the parts
+//! it has (`scenario.rs`, `view.rs`, `quiz.rs`), one line in [`CHAPTERS`], its feature in
 //! `wasm-lab/Cargo.toml`, then `book/src/<name>.md` and its e2e test.
 
 use crate::quiz::{Listed, Quiz};
@@ -55,19 +55,40 @@ macro_rules! live {
         }
     };
 }
-use live;
 
-/// Every chapter with a live part, in the book's order.
+/// One chapter's [`Chapter`]: its name, its module, whether its widget is a view model (`view`)
+/// or the reader-timing widget of `web/method.rs` (`timing`), and its quiz's kind names.
+macro_rules! chapter {
+    ($name:literal, $m:ident, view, [$($kind:literal),*]) => {
+        Chapter {
+            view: live!($name, &$m::view::WIDGET),
+            ..chapter!($name, $m, timing, [$($kind),*])
+        }
+    };
+    ($name:literal, $m:ident, timing, [$($kind:literal),*]) => {
+        Chapter {
+            name: $name,
+            widget: Some($name),
+            view: None,
+            quiz: live!($name, &$m::quiz::QUIZ),
+            listed: Some(Listed::of(&$m::quiz::QUIZ, &[$($kind),*])),
+        }
+    };
+}
+
+/// Every chapter with a live part, in the book's order: its name, its module, its kind of widget
+/// and its quiz's kind names (as progress stores them; a test checks them against the quiz).
+#[rustfmt::skip]
 pub const CHAPTERS: &[Chapter] = &[
-    why_pool::CHAPTER,
-    bucket_rounding::CHAPTER,
-    stale_data::CHAPTER,
-    return_contract::CHAPTER,
-    capacity::CHAPTER,
-    cliff::CHAPTER,
-    chunking::CHAPTER,
-    size_specialized::CHAPTER,
-    method::CHAPTER,
+    chapter!("why-pool", why_pool, view, ["fresh-bytes", "pool-buffer-bytes", "break-even", "less-time-1mib"]),
+    chapter!("bucket-rounding", bucket_rounding, view, ["bucket-index", "buffer-length", "wasted-bytes", "length-is-request"]),
+    chapter!("stale-data", stale_data, view, ["leaked-bytes", "non-zero-on-arrival", "same-bucket-sees-old", "payload-alive"]),
+    chapter!("return-contract", return_contract, view, ["shared-after-returns", "foreign-accepted", "forgotten-return", "test-passed", "does-it-compile"]),
+    chapter!("capacity", capacity, view, ["capacity", "bytes-per-round", "create-keeps", "override", "big-machine"]),
+    chapter!("cliff", cliff, view, ["new-in-loh", "pool-in-loh", "first-loh-length", "glibc-chunk", "glibc-mmap", "fresh-edge", "after-free"]),
+    chapter!("chunking", chunking, view, ["first-chunk-arrays", "first-chunk-bytes", "later-chunk-bytes", "chunk-path", "pooled-first-bytes"]),
+    chapter!("size-specialized", size_specialized, view, ["compile-time-bucket", "bucket-routines", "shared-path", "go-specializes"]),
+    chapter!("method", method, timing, ["paired-ratio", "citable", "peer-less-time", "after-free-mmapped"]),
 ];
 
 /// The chapter called `name`.
