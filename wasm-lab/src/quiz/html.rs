@@ -32,7 +32,9 @@ pub fn question(v: &QuestionView) -> String {
     let code = v.code.map_or(String::new(), |c| {
         f!(
             "<pre class=\"lab-code\" data-testid=\"code\"><code class=\"language-rust noplayground\">{}</code></pre>",
-            escape(c)
+            // Newlines as references: the printed quiz is one line of HTML in a Markdown page,
+            // where a blank line would end the HTML block and turn the rest into paragraphs.
+            escape(c).replace('\n', "&#10;")
         )
     });
     let mut html = match v.form {
