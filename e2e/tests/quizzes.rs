@@ -267,3 +267,71 @@ async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
+
+/// How a question with code reads on a phone (390 px): its number starts its prompt, its code is
+/// highlighted by mdBook's highlight.js and scrolls inside its own box, and nothing on the page
+/// is wider than the column.
+#[tokio::test]
+async fn a_question_with_code_reads_in_order_on_a_phone() -> Result<()> {
+    let b = e2e::session().await?;
+    e2e::screen::set_width(&b, 390).await?;
+    b.open("return-contract.html").await?;
+    let root = quiz_root(&b, "return-contract").await?;
+    let q = root
+        .find(By::Css(
+            "[data-testid=\"question\"][data-kind=\"does-it-compile\"]",
+        ))
+        .await?;
+    q.scroll_into_view().await?;
+    let index: usize = q.attr("data-index").await?.unwrap_or_default().parse()?;
+    let prompt = Browser::find(&q, "prompt").await?;
+    let number = prompt.find(By::Css(".lab-qnum")).await?.text().await?;
+    ensure!(number == format!("{}.", index + 1), "{number:?}");
+    ensure!(
+        prompt.text().await?.starts_with(&number),
+        "the number is not the prompt's first word"
+    );
+    // The number sits beside the prompt: level with it, left of everything under it.
+    let (p, options) = (
+        prompt.rect().await?,
+        q.find(By::Css(".lab-options")).await?.rect().await?,
+    );
+    let n = prompt.find(By::Css(".lab-qnum")).await?.rect().await?;
+    ensure!(
+        (n.y - p.y).abs() < 4.0 && n.y < options.y,
+        "number at {n:?}, prompt at {p:?}"
+    );
+    let code = Browser::find(&q, "code").await?;
+    let highlighted = code.find_all(By::Css("code [class^=\"hljs-\"]")).await?;
+    ensure!(
+        !highlighted.is_empty(),
+        "the question's code is not highlighted"
+    );
+    let scrolls: String = b
+        .driver
+        .execute(
+            "const pre = arguments[0]; const code = pre.querySelector('code');
+             const main = document.querySelector('main').getBoundingClientRect();
+             const r = pre.getBoundingClientRect();
+             return [getComputedStyle(pre).overflowX, getComputedStyle(code).overflowX,
+                     r.right <= main.right + 1 ? 'inside' : 'wider'].join(' ');",
+            vec![code.to_json()?],
+        )
+        .await?
+        .convert()?;
+    ensure!(
+        scrolls.contains("auto") && scrolls.ends_with("inside"),
+        "the code box: {scrolls}"
+    );
+    let wide = e2e::screen::overflow(&b).await?;
+    ensure!(wide.is_empty(), "{wide:#?}");
+    b.assert_no_errors().await?;
+    b.driver
+        .cdp()
+        .send_raw(
+            "Emulation.clearDeviceMetricsOverride",
+            serde_json::json!({}),
+        )
+        .await?;
+    b.quit().await
+}

@@ -36,10 +36,13 @@ use crate::input::parse_size;
 use lab_text::group_digits;
 
 pub mod data;
+pub mod html;
 mod page;
 pub mod snippets;
+pub mod view;
 
 pub use page::{Compiled, Fig, Gate, Page};
+pub use view::AnswerForm;
 
 /// Every quiz this build can mount, in the book's order (a chapter's module has its own only).
 pub fn quizzes() -> impl Iterator<Item = &'static Quiz> {
@@ -193,7 +196,11 @@ pub struct Mistake {
 pub struct Solution {
     /// As the reader types it (digits) or picks it (the option's label).
     pub answer: String,
-    /// Typed as a number, or picked from options (the answer and the mistakes).
+    /// How the reader answers: typed as a number, or picked from options (the answer and the
+    /// mistakes).
+    pub form: AnswerForm,
+    /// Whether the answer is typed as a number (`form` is [`AnswerForm::Number`]): how it is read
+    /// and compared.
     pub numeric: bool,
     /// Why the answer is what it is; shown once solved or revealed.
     pub why: String,
@@ -207,6 +214,7 @@ impl Solution {
     pub fn number(n: u64, why: impl Into<String>) -> Solution {
         Solution {
             answer: n.to_string(),
+            form: AnswerForm::Number,
             numeric: true,
             why: why.into(),
             hint: "Work it through again with the chapter's rule".into(),
@@ -218,6 +226,7 @@ impl Solution {
     pub fn choice(right: impl Into<String>, why: impl Into<String>) -> Solution {
         Solution {
             answer: right.into(),
+            form: AnswerForm::Choice,
             numeric: false,
             why: why.into(),
             hint: String::new(),
@@ -229,6 +238,21 @@ impl Solution {
     pub fn yes_no(yes: bool, why: impl Into<String>, hint: impl Into<String>) -> Solution {
         let (right, wrong) = if yes { ("yes", "no") } else { ("no", "yes") };
         Solution::choice(right, why).mistake(wrong, hint)
+    }
+
+    /// Whether the question's code compiles ([`view::COMPILES`] or [`view::FAILS`]), with the
+    /// hint the other answer gets.
+    pub fn compiles(compiles: bool, why: impl Into<String>, hint: impl Into<String>) -> Solution {
+        let (right, wrong) = if compiles {
+            (view::COMPILES, view::FAILS)
+        } else {
+            (view::FAILS, view::COMPILES)
+        };
+        Solution {
+            form: AnswerForm::Compiles,
+            ..Solution::choice(right, why)
+        }
+        .mistake(wrong, hint)
     }
 
     /// The hint for wrong answers that are none of the known mistakes.
@@ -527,3 +551,5 @@ impl Rng {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;

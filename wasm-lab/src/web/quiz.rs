@@ -4,6 +4,9 @@
 //! first, answer after a second miss or on "Show answer", unreadable input and repeated clicks
 //! not counted) are [`Attempt`]'s, so they are tested natively. Clicks and keys are handled by
 //! one listener per quiz (event delegation), so redrawing a question needs no new listeners.
+//! The markup is [`crate::quiz::html`]'s, the renderer the printed page uses too: this module
+//! only puts it in the page, updates the feedback line and the marks, and asks highlight.js to
+//! colour a question's code.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -11,9 +14,10 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
-use super::dom::{self, escape};
+use super::dom;
 use super::progress::{Store, confirm_html, wire_confirm};
-use crate::quiz::{self, Ask, Attempt, Page, Question, Record, Rng, State, Tone};
+use crate::quiz::view::{self, Mode, QuestionView};
+use crate::quiz::{self, Ask, Attempt, Page, Record, Rng, State, html};
 
 thread_local! {
     /// Numbers mounts, so element ids stay unique when a page has several quizzes.
@@ -64,24 +68,13 @@ pub fn mount(root: &Element) -> Result<(), String> {
     });
     let prefix = format!("lab-quiz-{n}");
 
-    let mut html = format!(
-        "<div class=\"lab-quiz-head\"><strong>Quiz</strong> \
-         <span class=\"lab-score\" data-testid=\"quiz-score\" role=\"status\"></span> {}</div>\
-         <p class=\"lab-notice\" data-testid=\"quiz-notice\" role=\"status\" hidden></p><ol class=\"lab-questions\">",
-        confirm_html(
-            "quiz-reset",
-            "Reset my progress",
-            "Forget your answers to this quiz?"
-        )
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    let reset = confirm_html(
+        "quiz-reset",
+        "Reset my progress",
+        "Forget your answers to this quiz?",
     );
-    for (i, k) in kinds.iter().enumerate() {
-        html.push_str(&format!(
-            "<li class=\"lab-question\" data-testid=\"question\" data-index=\"{i}\" data-kind=\"{}\"></li>",
-            k.name()
-        ));
-    }
-    html.push_str("</ol>");
-    root.set_inner_html(&html);
+    root.set_inner_html(&html::live_quiz(&names, &reset));
     dom::keep_keys(root)?;
 
     let (store, notice) = Store::open();
@@ -183,46 +176,24 @@ fn act(
     }
 }
 
-fn question_html(prefix: &str, i: usize, q: &Question) -> String {
-    let prompt_id = format!("{prefix}-q{i}");
-    let code = q.code.as_deref().map_or(String::new(), |c| {
-        format!(
-            "<pre class=\"lab-code\" data-testid=\"code\"><code class=\"language-rust\">{}</code></pre>",
-            escape(c)
-        )
-    });
-    let answer = if q.solution.numeric {
-        format!(
-            "<p class=\"lab-prompt\" data-testid=\"prompt\" id=\"{prompt_id}\">{}</p>{code}\
-             <div class=\"lab-answer\"><input type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" \
-             data-testid=\"answer\" aria-labelledby=\"{prompt_id}\">",
-            escape(&q.prompt)
-        )
-    } else {
-        let options: String = q
-            .options
-            .iter()
-            .map(|o| {
-                let o = escape(o);
-                format!(
-                    "<label class=\"lab-choice\"><input type=\"radio\" name=\"{prompt_id}\" value=\"{o}\" \
-                     data-testid=\"choice\"> {o}</label>"
-                )
-            })
-            .collect();
-        format!(
-            "<fieldset class=\"lab-fieldset\"><legend class=\"lab-prompt\" data-testid=\"prompt\" id=\"{prompt_id}\">{}</legend>\
-             {code}<div class=\"lab-options\">{options}</div></fieldset><div class=\"lab-answer\">",
-            escape(&q.prompt)
-        )
+/// Asks mdBook's highlight.js, when the page has it, to colour the code of a question just drawn
+/// (mdBook highlights the code that is on the page when it loads, not what the lab inserts).
+fn highlight(item: &Element) {
+    let Ok(Some(code)) = item.query_selector("pre.lab-code > code") else {
+        return;
     };
-    format!(
-        "{answer} <button type=\"button\" data-testid=\"check\">Check</button> \
-         <button type=\"button\" data-testid=\"reveal\">Show answer</button> \
-         <button type=\"button\" data-testid=\"next\">New values</button></div>\
-         <p class=\"lab-feedback\" data-testid=\"feedback\" aria-live=\"polite\"></p>\
-         <p class=\"lab-mark\" data-testid=\"solved-mark\" hidden></p>"
-    )
+    let Ok(hljs) = js_sys::Reflect::get(&js_sys::global(), &"hljs".into()) else {
+        return;
+    };
+    // `highlightElement` from highlight.js 10.7, `highlightBlock` before (mdBook ships 10.1).
+    for name in ["highlightElement", "highlightBlock"] {
+        if let Ok(f) = js_sys::Reflect::get(&hljs, &name.into())
+            && let Some(f) = f.dyn_ref::<js_sys::Function>()
+        {
+            let _ = f.call1(&hljs, &code);
+            return;
+        }
+    }
 }
 
 impl Quiz {
@@ -238,7 +209,14 @@ impl Quiz {
         let item = self.item(i)?;
         let q = self.slots[i].kind.pose(&mut self.rng, &self.page)?;
         let _ = item.set_attribute("data-params", &q.params);
-        item.set_inner_html(&question_html(&self.prefix, i, &q));
+        let id = lab_text::f!("{}-q{i}", self.prefix);
+        item.set_inner_html(&html::question(&QuestionView::new(
+            &q,
+            i + 1,
+            id,
+            Mode::Live,
+        )));
+        highlight(&item);
         self.slots[i].attempt = Some(Attempt::new(q));
         self.mark(i)
     }
@@ -251,13 +229,7 @@ impl Quiz {
             .store
             .current()
             .tally(&self.id, self.slots[i].kind.name());
-        let text = match (t.solved(), t.revealed) {
-            (true, 0) => "✔ You have solved this question before; new values are here to practise."
-                .to_string(),
-            (true, r) => format!("✔ You have solved this question before (answer shown {r}×)."),
-            (false, 0) => String::new(),
-            (false, r) => format!("Answer shown {r}× so far, not solved yet."),
-        };
+        let text = view::solved_mark(t.solved(), t.revealed);
         let _ = item.set_attribute("data-solved", if t.solved() { "true" } else { "false" });
         mark.set_text_content(Some(&text));
         dom::set_hidden(&mark, text.is_empty());
@@ -292,12 +264,7 @@ impl Quiz {
 
     fn respond(&mut self, i: usize, item: &Element, r: quiz::Response) -> Result<(), String> {
         let feedback = dom::find(item, "feedback")?;
-        feedback.set_class_name(match r.tone {
-            Tone::Right => "lab-feedback lab-correct",
-            Tone::Hint => "lab-feedback lab-hint",
-            Tone::Revealed => "lab-feedback lab-wrong",
-            Tone::Note => "lab-feedback lab-note",
-        });
+        feedback.set_class_name(view::feedback_class(Some(r.tone)));
         feedback.set_text_content(Some(&r.text));
         let (quiz, kind) = (self.id.clone(), self.slots[i].kind.name());
         match r.record {
@@ -327,14 +294,7 @@ impl Quiz {
             attempts += t.attempts;
             revealed += t.revealed;
         }
-        let plural =
-            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        let text = format!(
-            "Solved {solved} of {} · {} · {}",
-            self.slots.len(),
-            plural(attempts, "attempt", "attempts"),
-            plural(revealed, "answer shown", "answers shown")
-        );
+        let text = view::score(solved, self.slots.len(), attempts, revealed);
         let _ = dom::set_text(&self.root, "quiz-score", &text);
     }
 }

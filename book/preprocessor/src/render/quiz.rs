@@ -9,7 +9,8 @@
 //! For print (`print.html`), the same questions are drawn natively with a fixed seed and rendered
 //! as static markup, hidden on screen; their answers go into a key at the chapter's end.
 
-use wasm_lab::quiz::{Fig, Gate, Page, Quiz, Rng};
+use wasm_lab::quiz::view::{Mode, QuestionView};
+use wasm_lab::quiz::{Fig, Gate, Page, Quiz, Rng, html};
 
 use super::escape;
 use crate::data::Data;
@@ -108,48 +109,33 @@ fn print_seed(id: &str) -> u64 {
     })
 }
 
+/// The quiz's questions as [`wasm_lab::quiz::html`] prints them (numbered on from the chapter's
+/// earlier quizzes), their answers added to the chapter's key.
 fn printed(spec: &Quiz, kinds: Option<&str>, page: &Page, key: &mut Key) -> Result<String, String> {
     let mut rng = Rng::new(print_seed(spec.id));
-    let start = key.entries.len() + 1;
-    let mut items = String::new();
+    let mut questions = Vec::new();
     for kind in spec.kinds {
         if kinds.is_some_and(|k| !k.split(',').any(|n| n == kind.name())) {
             continue;
         }
-        let q = kind.pose(&mut rng, page)?;
-        let code = q.code.as_deref().map_or(String::new(), |c| {
-            format!(
-                "<pre><code class=\"language-rust\">{}</code></pre>",
-                escape(c)
-            )
-        });
-        let options = if q.options.is_empty() {
-            String::new()
-        } else {
-            let li: String = q
-                .options
-                .iter()
-                .map(|o| format!("<li>{}</li>", escape(o)))
-                .collect();
-            format!("<ul class=\"lab-print-options\">{li}</ul>")
-        };
-        items.push_str(&format!(
-            "<li><p>{}</p>{code}{options}</li>",
-            escape(&q.prompt)
-        ));
-        key.entries.push(format!(
-            "<li><strong>{}</strong>: {}</li>",
-            escape(&q.solution.shown()),
-            escape(&q.solution.why)
-        ));
+        questions.push(kind.pose(&mut rng, page)?);
     }
-    Ok(format!(
-        "<div class=\"lab-quiz-print\" data-testid=\"quiz-print-{}\"><p><strong>Quiz: {}</strong> \
-         (printed with values drawn from a fixed seed; the live quiz draws fresh values on every \
-         attempt. The answers are at the end of the chapter.)</p><ol start=\"{start}\">{items}</ol></div>",
-        spec.id,
-        escape(spec.title)
-    ))
+    let start = key.entries.len() + 1;
+    let views: Vec<QuestionView> = questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let number = start + i;
+            let id = format!("lab-print-{}-{number}", spec.id);
+            QuestionView::new(q, number, id, Mode::Printed)
+        })
+        .collect();
+    key.entries.extend(
+        questions
+            .iter()
+            .map(|q| format!("<li>{}</li>", html::revealed(&q.solution))),
+    );
+    Ok(html::printed_quiz(spec.id, spec.title, &views))
 }
 
 /// The chapter's answer key for print, empty when the chapter has no quiz.
@@ -247,7 +233,25 @@ mod tests {
         .unwrap();
         assert!(out.contains("data-testid=\"quiz-why-pool-check\""), "{out}");
         assert!(out.contains("data-kinds=\"fresh-bytes\""));
-        assert!(out.contains("<ol start=\"2\">"), "{out}");
+        assert!(
+            out.contains("<ol class=\"lab-questions\" start=\"2\">"),
+            "{out}"
+        );
+        // The printed questions are the lab's own markup, numbered with the key, nothing enabled.
+        assert!(out.contains("aria-hidden=\"true\">2.</span>"), "{out}");
+        assert!(out.contains("id=\"lab-print-why-pool-2\""), "{out}");
+        let printed = &out[out.find("quiz-print-why-pool").unwrap()..];
+        assert!(
+            printed.contains("<input") && !printed.contains("<button"),
+            "{out}"
+        );
+        assert!(
+            printed
+                .split("<input")
+                .skip(1)
+                .all(|tag| tag[..tag.find('>').unwrap()].ends_with(" disabled")),
+            "{out}"
+        );
         let key_at = out.find("data-testid=\"answer-key\"").unwrap();
         assert!(key_at > out.rfind("quiz-print-why-pool").unwrap());
         assert_eq!(out[key_at..].matches("<li>").count(), 5);

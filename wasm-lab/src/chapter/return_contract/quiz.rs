@@ -215,9 +215,6 @@ impl Kind for TestPassed {
     }
 }
 
-const COMPILES: &str = "compiles";
-const FAILS: &str = "does not compile";
-
 impl Kind for DoesItCompile {
     type Params = String;
     fn name(&self) -> &'static str {
@@ -242,18 +239,18 @@ impl Kind for DoesItCompile {
             None if c.compiles => " rustc compiled it when the book was built.".into(),
             None => " rustc refused it when the book was built.".into(),
         };
-        let (right, wrong) = if c.compiles {
-            (COMPILES, FAILS)
-        } else {
-            (FAILS, COMPILES)
-        };
-        Ok(Solution::choice(right, format!("{}.{rustc}", s.why)).mistake(wrong, s.hint))
+        Ok(Solution::compiles(
+            c.compiles,
+            format!("{}.{rustc}", s.why),
+            s.hint,
+        ))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quiz::view::{COMPILES, FAILS};
     use crate::quiz::{Ask, Compiled};
 
     #[test]
