@@ -26,6 +26,12 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
     b.open(PAGE).await?;
     let w = widget(&b, "stale-data").await?;
     predict(&w, "stale-predict", "16").await?;
+    // What the next renter reads shows at the story's end.
+    ensure!(
+        absent(&w, "stale-leaked").await?,
+        "the outcome shows at step 1"
+    );
+    common::click(&Browser::find(&w, "stale-steps-last").await?).await?;
     let want = run(&Scenario::default()).map_err(|e| anyhow!("{e}"))?;
     ensure!(Browser::text(&w, "stale-same").await? == "yes");
     ensure!(
@@ -119,6 +125,7 @@ async fn widget_explains_bad_input() -> Result<()> {
         Browser::type_into(&w, id, fix).await?;
         no_error(&w, "stale-error").await?;
     }
+    common::click(&Browser::find(&w, "stale-steps-last").await?).await?;
     ensure!(Browser::text(&w, "stale-leaked").await? == "16");
     // Typing "s" into the widget must not open mdBook's search.
     let focused = b.driver.active_element().await?;
@@ -144,23 +151,39 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
     let w = widget(&b, "stale-data").await?;
     // The outcome is not shown before the reader commits to a prediction.
     ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
-    // Wrong, then right.
+    // Wrong: a nudge and a second try, still no outcome.
     predict(&w, "stale-predict", "0").await?;
-    let verdict = Browser::find(&w, "stale-verdict").await?;
-    ensure!(verdict.attr("data-held").await?.as_deref() == Some("false"));
     ensure!(
-        verdict.text().await?.contains("did not hold"),
-        "{}",
-        verdict.text().await?
+        absent(&w, "stale-verdict").await?,
+        "graded after one wrong try"
     );
+    ensure!(!Browser::text(&w, "stale-predict-nudge").await?.is_empty());
+    ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
+    predict(&w, "stale-predict", "16").await?;
+    let verdict = Browser::find(&w, "stale-verdict").await?;
+    ensure!(verdict.attr("data-held").await?.as_deref() == Some("true"));
     common::click(&Browser::find(&w, "stale-verdict-again").await?).await?;
     ensure!(
-        absent(&w, "stale-leaked").await?,
+        absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?,
         "the outcome stays after 'Predict again'"
     );
     predict(&w, "stale-predict", "16").await?;
     let verdict = Browser::find(&w, "stale-verdict").await?;
     ensure!(verdict.attr("data-held").await?.as_deref() == Some("true"));
+    // A prediction belongs to its setting: ticking clearArray asks again, it does not re-grade.
+    let clear = Browser::find(&w, "stale-clear").await?;
+    common::click(&clear).await?;
+    ensure!(absent(&w, "stale-verdict").await? && absent(&w, "stale-steps").await?);
+    ensure!(
+        Browser::text(&w, "stale-predict-problem")
+            .await?
+            .contains("setting changed")
+    );
+    common::click(&Browser::find(&w, "stale-clear").await?).await?;
+    ensure!(
+        !absent(&w, "stale-verdict").await?,
+        "the setting's prediction is back"
+    );
     // Forward with the button, each step's pool against the lab's native run of the same steps.
     let want = native_steps(&Scenario::default())?;
     ensure!(want.len() == 6);
