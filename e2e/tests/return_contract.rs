@@ -73,13 +73,14 @@ async fn widget_shows_each_breach_live() -> Result<()> {
     let w = widget(&b, "return-contract").await?;
     predict(&w, "dr-predict", "yes").await?;
     // The chapter's defaults are the article's values.
-    check_all(&w, false, (11, 200, 99, 128, 77, 10)).await?;
+    check_all(&w, false, (11, 200, 99, 128, 77, 100)).await?;
     ensure!(Browser::text(&w, "dr-r2").await? == "11");
     ensure!(Browser::text(&w, "uar-reads").await? == "99");
     ensure!(Browser::text(&w, "fr-reads").await? == "77");
+    // The missing finally opens past the pool's stock of 33, where the forgotten return costs.
     ensure!(
-        Browser::text(&w, "mf-without").await? == "0",
-        "equal at 10 rounds"
+        Browser::text(&w, "mf-without").await? == "67",
+        "100 rounds against a stock of 33"
     );
 
     // Fresh values, as a reader would try them.
@@ -94,6 +95,12 @@ async fn widget_shows_each_breach_live() -> Result<()> {
     Browser::type_into(&w, "dr-value", &v.to_string()).await?;
     Browser::type_into(&w, "fr-length", &length.to_string()).await?;
     Browser::type_into(&w, "mf-rounds", &rounds.to_string()).await?;
+    // A new r1[0] is a new setting: the double return asks for a new prediction.
+    ensure!(
+        absent(&w, "dr-same").await?,
+        "an old prediction graded a new setting"
+    );
+    predict(&w, "dr-predict", "yes").await?;
     check_all(&w, false, (v, 200, 99, length, 77, rounds)).await?;
     ensure!(Browser::text(&w, "mf-with").await? == "0");
 
@@ -107,6 +114,17 @@ async fn widget_shows_each_breach_live() -> Result<()> {
         )
         .await?;
     checked.click().await?;
+    // Checked mode is another setting too: predict again (two buffers, now).
+    ensure!(
+        absent(&w, "dr-verdict").await?,
+        "checked mode re-graded the old prediction"
+    );
+    ensure!(
+        Browser::text(&w, "dr-predict-problem")
+            .await?
+            .contains("setting changed")
+    );
+    predict(&w, "dr-predict", "no").await?;
     check_all(&w, true, (v, 200, 99, length, 77, rounds)).await?;
     ensure!(
         Browser::text(&w, "dr-second")
@@ -160,6 +178,10 @@ async fn double_return_predicted_then_stepped() -> Result<()> {
         absent(&w, "dr-same").await?,
         "the outcome shows before a prediction"
     );
+    // A wrong first try: a nudge and a second try, the outcome still hidden.
+    predict(&w, "dr-predict", "no").await?;
+    ensure!(absent(&w, "dr-verdict").await? && absent(&w, "dr-same").await?);
+    ensure!(!Browser::text(&w, "dr-predict-nudge").await?.is_empty());
     predict(&w, "dr-predict", "no").await?;
     let v = Browser::find(&w, "dr-verdict").await?;
     ensure!(v.attr("data-held").await?.as_deref() == Some("false"));

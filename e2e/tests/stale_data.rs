@@ -26,6 +26,12 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
     b.open(PAGE).await?;
     let w = widget(&b, "stale-data").await?;
     predict(&w, "stale-predict", "16").await?;
+    // What the next renter reads shows at the story's end.
+    ensure!(
+        absent(&w, "stale-leaked").await?,
+        "the outcome shows at step 1"
+    );
+    to_the_end(&b, &w).await?;
     let want = run(&Scenario::default()).map_err(|e| anyhow!("{e}"))?;
     ensure!(Browser::text(&w, "stale-same").await? == "yes");
     ensure!(
@@ -49,8 +55,14 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
         marked.len()
     );
 
-    // Return with clearing: the same buffer, nothing left.
+    // Return with clearing: a new setting, so a new prediction; the same buffer, nothing left.
     Browser::find(&w, "stale-clear").await?.click().await?;
+    ensure!(
+        absent(&w, "stale-same").await?,
+        "the old prediction graded a new setting"
+    );
+    predict(&w, "stale-predict", "0").await?;
+    to_the_end(&b, &w).await?;
     ensure!(Browser::text(&w, "stale-same").await? == "yes");
     ensure!(counts(&w).await? == [Some(0), Some(25), Some(0)]);
     Browser::find(&w, "stale-clear").await?.click().await?;
@@ -72,6 +84,8 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
             ..Scenario::default()
         })
         .map_err(|e| anyhow!("{e}"))?;
+        predict(&w, "stale-predict", &want.leaked.to_string()).await?;
+        to_the_end(&b, &w).await?;
         let shown = counts(&w).await?;
         ensure!(
             shown
@@ -119,10 +133,11 @@ async fn widget_explains_bad_input() -> Result<()> {
         Browser::type_into(&w, id, fix).await?;
         no_error(&w, "stale-error").await?;
     }
-    ensure!(Browser::text(&w, "stale-leaked").await? == "16");
     // Typing "s" into the widget must not open mdBook's search.
     let focused = b.driver.active_element().await?;
     ensure!(focused.attr("data-testid").await?.as_deref() == Some("stale-size2"));
+    to_the_end(&b, &w).await?;
+    ensure!(Browser::text(&w, "stale-leaked").await? == "16");
     b.assert_no_errors().await?;
     b.quit().await
 }
@@ -144,23 +159,39 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
     let w = widget(&b, "stale-data").await?;
     // The outcome is not shown before the reader commits to a prediction.
     ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
-    // Wrong, then right.
+    // Wrong: a nudge and a second try, still no outcome.
     predict(&w, "stale-predict", "0").await?;
-    let verdict = Browser::find(&w, "stale-verdict").await?;
-    ensure!(verdict.attr("data-held").await?.as_deref() == Some("false"));
     ensure!(
-        verdict.text().await?.contains("did not hold"),
-        "{}",
-        verdict.text().await?
+        absent(&w, "stale-verdict").await?,
+        "graded after one wrong try"
     );
+    ensure!(!Browser::text(&w, "stale-predict-nudge").await?.is_empty());
+    ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
+    predict(&w, "stale-predict", "16").await?;
+    let verdict = Browser::find(&w, "stale-verdict").await?;
+    ensure!(verdict.attr("data-held").await?.as_deref() == Some("true"));
     common::click(&Browser::find(&w, "stale-verdict-again").await?).await?;
     ensure!(
-        absent(&w, "stale-leaked").await?,
+        absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?,
         "the outcome stays after 'Predict again'"
     );
     predict(&w, "stale-predict", "16").await?;
     let verdict = Browser::find(&w, "stale-verdict").await?;
     ensure!(verdict.attr("data-held").await?.as_deref() == Some("true"));
+    // A prediction belongs to its setting: ticking clearArray asks again, it does not re-grade.
+    let clear = Browser::find(&w, "stale-clear").await?;
+    common::click(&clear).await?;
+    ensure!(absent(&w, "stale-verdict").await? && absent(&w, "stale-steps").await?);
+    ensure!(
+        Browser::text(&w, "stale-predict-problem")
+            .await?
+            .contains("setting changed")
+    );
+    common::click(&Browser::find(&w, "stale-clear").await?).await?;
+    ensure!(
+        !absent(&w, "stale-verdict").await?,
+        "the setting's prediction is back"
+    );
     // Forward with the button, each step's pool against the lab's native run of the same steps.
     let want = native_steps(&Scenario::default())?;
     ensure!(want.len() == 6);
@@ -200,7 +231,7 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
         "← left the chapter"
     );
     // The leaked bytes of the last step are marked in the drawn buffer.
-    common::click(&Browser::find(&w, "stale-steps-last").await?).await?;
+    to_the_end(&b, &w).await?;
     let leaked = w
         .find_all(By::Css("[data-testid=\"pool-bytes\"] span.lab-leak"))
         .await?;
@@ -233,12 +264,18 @@ async fn a_link_opens_a_state_and_hostile_links_get_messages() -> Result<()> {
     .await?;
     let w = widget(&b, "stale-data").await?;
     ensure!(step_at(&w, "stale-steps").await? == 3);
-    ensure!(Browser::text(&w, "stale-leaked").await? == "0");
+    // What the next renter reads shows at the story's end.
+    ensure!(
+        absent(&w, "stale-leaked").await?,
+        "the outcome shows before the end"
+    );
     let want = native_steps(&Scenario {
         clear: true,
         ..Scenario::default()
     })?;
     ensure!(drawn_pool(&w).await?.1 == want[3]);
+    to_the_end(&b, &w).await?;
+    ensure!(Browser::text(&w, "stale-leaked").await? == "0");
     ensure!(
         Browser::find(&w, "stale-clear")
             .await?
@@ -263,4 +300,30 @@ async fn a_link_opens_a_state_and_hostile_links_get_messages() -> Result<()> {
     ensure!(w.find_all(By::Css("img")).await?.is_empty());
     b.assert_no_errors().await?;
     b.quit().await
+}
+
+/// Steps the story to its end with the "last" button, brought to the middle of the window
+/// first (at the top edge mdBook's menu bar covers it).
+async fn to_the_end(b: &Browser, w: &WebElement) -> Result<()> {
+    let last = Browser::find(w, "stale-steps-last").await?;
+    b.driver
+        .execute(
+            "arguments[0].scrollIntoView({block: 'center'});",
+            vec![last.to_json()?],
+        )
+        .await?;
+    last.click().await?;
+    // The redraw follows the click's event; wait for it rather than race it.
+    for _ in 0..50 {
+        let s = Browser::find(w, "stale-steps").await?;
+        let (at, n) = (s.attr("data-at").await?, s.attr("data-steps").await?);
+        let last = n
+            .and_then(|n| n.parse::<usize>().ok())
+            .map(|n| n.saturating_sub(1));
+        if at.and_then(|a| a.parse::<usize>().ok()) == last {
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    anyhow::bail!("the story did not reach its end")
 }

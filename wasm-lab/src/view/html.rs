@@ -2,7 +2,7 @@
 //! book's static default (the preprocessor) both draw with these functions, so a reader without
 //! scripts sees exactly what the script draws first.
 
-use super::pool::{BufView, PoolView};
+use super::pool::{BufView, Hand, MAX_BOXES, PoolView};
 use super::{Form, Kind, Part, Predict, Slot, Spans, Steps, Table, Verdict, View, predict_key};
 use lab_text::f;
 
@@ -51,7 +51,14 @@ pub fn text(html: &str) -> String {
 pub fn widget(name: &str, form: &Form, view: &View) -> String {
     let mut html = String::new();
     for g in &form.groups {
-        let inner: String = g.fields.iter().map(field).collect();
+        let mut inner: String = g.fields.iter().map(field).collect();
+        if g.fields.iter().any(|f| f.commit) {
+            inner.push_str(&f!(
+                "<button type=\"button\" class=\"lab-run\" data-action=\"commit\" data-for=\"{}\" data-testid=\"{}-run\">Run</button>",
+                g.slot,
+                g.slot
+            ));
+        }
         let intro = g.intro.map_or(String::new(), |t| {
             f!("<p class=\"lab-intro\">{}</p>", inline(t))
         });
@@ -90,9 +97,10 @@ pub fn widget(name: &str, form: &Form, view: &View) -> String {
 
 fn field(f: &super::Field) -> String {
     let (id, label, value) = (f.id, inline(f.label), escape(&f.value));
+    let commit = if f.commit { " data-commit" } else { "" };
     let text = |class: &str, mode: &str| {
         f!(
-            "<label class=\"lab-field{class}\">{label} <input type=\"text\"{mode} autocomplete=\"off\" spellcheck=\"false\" data-field data-testid=\"{id}\" value=\"{value}\"></label>"
+            "<label class=\"lab-field{class}\">{label} <input type=\"text\"{mode}{commit} autocomplete=\"off\" spellcheck=\"false\" data-field data-testid=\"{id}\" value=\"{value}\"></label>"
         )
     };
     match f.kind {
@@ -170,6 +178,10 @@ fn part(slot: &str, p: &Part) -> String {
         Part::Steps(s) => steps(slot, s),
         Part::Predict(p) => predict(slot, p),
         Part::Verdict(v) => verdict(slot, v),
+        Part::NoScript(parts) => f!(
+            "<div class=\"lab-unscripted\">{}</div>",
+            parts.iter().map(|p| part(slot, p)).collect::<String>()
+        ),
     }
 }
 
@@ -228,7 +240,11 @@ fn spans(s: &Spans) -> String {
                 sp.title
                     .as_ref()
                     .map_or(String::new(), |t| f!(" title=\"{}\"", escape(t))),
-                escape(&sp.text)
+                if s.class == "lab-text" {
+                    glyphs(&sp.text)
+                } else {
+                    escape(&sp.text)
+                }
             )
         })
         .collect::<Vec<_>>()
@@ -240,6 +256,32 @@ fn spans(s: &Spans) -> String {
         s.id,
         s.lead.map_or(String::new(), |l| f!("{} ", escape(l)))
     )
+}
+
+/// Text with the marks of invisible bytes (`⏎`, `⇥`, `␀`, the cut character `�`) drawn in
+/// letters every font has: the mark stays in the text (copied, read by tests), transparent, and
+/// a label over it says what it is. The book's fonts have none of these marks.
+fn glyphs(text: &str) -> String {
+    let mut out = String::new();
+    let mut plain = String::new();
+    for c in text.chars() {
+        let (show, name) = match c {
+            '⏎' => ("LF", "line break"),
+            '⇥' => ("TAB", "tab"),
+            '␀' => ("00", "zero byte"),
+            '\u{FFFD}' => ("?", "half of a character cut by the read"),
+            _ => {
+                plain.push(c);
+                continue;
+            }
+        };
+        out.push_str(&escape(&plain));
+        plain.clear();
+        out.push_str(&f!(
+            "<span class=\"lab-glyph\" data-show=\"{show}\" title=\"{name}\">{c}</span>"
+        ));
+    }
+    out + &escape(&plain)
 }
 
 /// Every element that acts carries `data-for`, its slot, so the DOM layer needs no lookup.
@@ -269,11 +311,15 @@ fn steps(slot: &str, s: &Steps) -> String {
             )
         })
         .collect();
+    let prev = at
+        .checked_sub(1)
+        .and_then(|i| s.steps.get(i))
+        .and_then(|st| st.pool.as_ref());
     let pool = s
         .steps
         .get(at)
         .and_then(|st| st.pool.as_ref())
-        .map_or(String::new(), pool_view);
+        .map_or(String::new(), |p| pool_moved(p, prev));
     f!(
         "<div class=\"lab-stepper\" data-for=\"{slot}\" data-testid=\"{id}\" data-at=\"{at}\" data-steps=\"{n}\" tabindex=\"0\" aria-label=\"Step-through, step {} of {n}: use the buttons, or ← and → while it has focus\">\
          <div class=\"lab-step-controls\">{}{}{}{}{}\
@@ -317,10 +363,22 @@ fn predict(slot: &str, p: &Predict) -> String {
             escape(e)
         )
     });
+    let (legend, button, nudge) = match &p.nudge {
+        Some(n) => (
+            "Not yet: one more try",
+            "Try again",
+            f!(
+                "<p class=\"lab-nudge\" data-testid=\"{id}-nudge\">{}</p>",
+                inline(n)
+            ),
+        ),
+        None => ("Predict first", "Run it", String::new()),
+    };
     f!(
-        "<fieldset class=\"lab-predict\" data-testid=\"{id}\"><legend>Predict first</legend><p>{}</p>{choices}\
-         <button type=\"button\" data-action=\"predict\" data-for=\"{slot}\" data-testid=\"{id}-run\">Run it</button>{problem}\
+        "<fieldset class=\"lab-predict\" data-testid=\"{id}\" data-prefix=\"{}\"><legend>{legend}</legend><p>{}</p>{nudge}{choices}\
+         <button type=\"button\" data-action=\"predict\" data-for=\"{slot}\" data-testid=\"{id}-run\">{button}</button>{problem}\
          <p class=\"lab-why\">The outcome shows once you have committed to a prediction.</p></fieldset>",
+        escape(&p.prefix),
         inline(&p.question)
     )
 }
@@ -337,6 +395,53 @@ fn verdict(slot: &str, v: &Verdict) -> String {
     )
 }
 
+/// Buffers held, drawn as boxes (those allocated at this step marked new), and the buffers the
+/// pool dropped at this step, drawn struck out.
+fn hand(h: &Hand) -> String {
+    let boxes = |n: u64, class: &str, label: &str| {
+        let drawn = n.min(MAX_BOXES as u64);
+        let mut out: String = (0..drawn)
+            .map(|_| f!("<span class=\"lab-buf {class}\" aria-hidden=\"true\">{label}</span>"))
+            .collect();
+        if n > drawn {
+            out.push_str(&f!(
+                "<span class=\"lab-more\">+{}</span>",
+                lab_text::group_digits(n - drawn)
+            ));
+        }
+        out
+    };
+    let old = h.held.saturating_sub(h.fresh);
+    let mut html = f!(
+        "<div class=\"lab-pool-holders lab-hand\" data-testid=\"pool-hand\" data-held=\"{}\" data-fresh=\"{}\" data-dropped=\"{}\"><span class=\"lab-pool-where\">{} holds {}</span>",
+        h.held,
+        h.fresh,
+        h.dropped,
+        escape(&h.who),
+        lab_text::group_digits(h.held)
+    );
+    if h.held == 0 {
+        html.push_str("<span class=\"lab-buf lab-empty\">nothing</span>");
+    }
+    html.push_str(&boxes(old, "lab-buf-0", ""));
+    if h.fresh > 0 {
+        html.push_str(&f!(
+            "<span class=\"lab-tag\">{} new:</span>{}",
+            lab_text::group_digits(h.fresh),
+            boxes(h.fresh, "lab-new", "new")
+        ));
+    }
+    html.push_str("</div>");
+    if h.dropped > 0 {
+        html.push_str(&f!(
+            "<div class=\"lab-pool-holders lab-gone\" data-testid=\"pool-gone\"><span class=\"lab-pool-where\">dropped ({})</span>{}</div>",
+            lab_text::group_digits(h.dropped),
+            boxes(h.dropped, "lab-dropped", "✕")
+        ));
+    }
+    html
+}
+
 fn buf(b: &BufView) -> String {
     f!(
         "<span class=\"lab-buf lab-buf-{}\" data-buf=\"{}\">{}</span>",
@@ -348,6 +453,47 @@ fn buf(b: &BufView) -> String {
 
 /// The pool drawn: per bucket, the thread slot and each partition, then who holds what.
 pub fn pool_view(p: &PoolView) -> String {
+    pool_moved(p, None)
+}
+
+/// Where each named buffer sits in a drawn pool: `(label, place)`.
+fn places(p: &PoolView) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for b in &p.buckets {
+        if let Some(s) = &b.slot {
+            out.push((s.label.clone(), f!("{} slot", b.length)));
+        }
+        for (i, part) in b.partitions.iter().enumerate() {
+            for (j, x) in part.buffers.iter().enumerate() {
+                out.push((x.label.clone(), f!("{} p{i} {j}", b.length)));
+            }
+        }
+    }
+    for h in &p.holders {
+        if let Some(x) = &h.buf {
+            out.push((x.label.clone(), f!("held {}", h.name)));
+        }
+    }
+    out
+}
+
+/// The pool drawn after a step; what moved since `prev` (a buffer into a slot, a partition or
+/// a renter's hands, a byte overwritten) carries a class the theme animates (and does not,
+/// under `prefers-reduced-motion`).
+pub fn pool_moved(p: &PoolView, prev: Option<&PoolView>) -> String {
+    let before = prev.map(places);
+    let moved = |b: &BufView, place: &str| match &before {
+        Some(was) => !was.iter().any(|(l, w)| *l == b.label && w == place),
+        None => false,
+    };
+    let buf = |b: &BufView, place: &str| {
+        let html = buf(b);
+        if moved(b, place) {
+            html.replacen("class=\"lab-buf ", "class=\"lab-buf lab-arrived ", 1)
+        } else {
+            html
+        }
+    };
     let mut html = f!(
         "<div class=\"lab-pool\" data-testid=\"pool\" data-state=\"{}\">",
         escape(&p.signature())
@@ -360,10 +506,15 @@ pub fn pool_view(p: &PoolView) -> String {
         ));
         html.push_str(&f!(
             "<span class=\"lab-pool-place\" data-testid=\"pool-slot\"><span class=\"lab-pool-where\">thread slot</span>{}</span>",
-            b.slot.as_ref().map_or("<span class=\"lab-buf lab-empty\">empty</span>".into(), buf)
+            b.slot.as_ref().map_or("<span class=\"lab-buf lab-empty\">empty</span>".into(), |x| buf(x, &f!("{} slot", b.length)))
         ));
         for (i, part) in b.partitions.iter().enumerate() {
-            let boxes: String = part.buffers.iter().map(buf).collect();
+            let boxes: String = part
+                .buffers
+                .iter()
+                .enumerate()
+                .map(|(j, x)| buf(x, &f!("{} p{i} {j}", b.length)))
+                .collect();
             let more = if part.more > 0 {
                 f!(
                     "<span class=\"lab-more\">+{}</span>",
@@ -393,10 +544,15 @@ pub fn pool_view(p: &PoolView) -> String {
                 "<span class=\"lab-holder\" data-testid=\"holder\" data-name=\"{}\"><code>{}</code> {}</span>",
                 escape(&h.name),
                 escape(&h.name),
-                h.buf.as_ref().map_or_else(|| escape(&h.note), buf)
+                h.buf
+                    .as_ref()
+                    .map_or_else(|| escape(&h.note), |x| buf(x, &f!("held {}", h.name)))
             ));
         }
         html.push_str("</div>");
+    }
+    if let Some(h) = &p.hand {
+        html.push_str(&hand(h));
     }
     if !p.dropped.is_empty() {
         html.push_str(&f!(
@@ -405,13 +561,16 @@ pub fn pool_view(p: &PoolView) -> String {
         ));
     }
     for row in &p.bytes {
+        let was = prev.and_then(|q| q.bytes.iter().find(|r| r.buf.label == row.buf.label));
         html.push_str(&f!(
             "<div class=\"lab-bytes\" data-testid=\"pool-bytes\">{} ",
-            buf(&row.buf)
+            self::buf(&row.buf)
         ));
         for (i, (b, class)) in row.cells.iter().enumerate() {
+            let changed = was.is_some_and(|w| w.cells.get(i).is_some_and(|c| c.0 != *b));
             html.push_str(&f!(
-                "<span class=\"{class}\" title=\"offset {i}\">{b:02x}</span> "
+                "<span class=\"{class}{}\" title=\"offset {i}\">{b:02x}</span> ",
+                if changed { " lab-changed" } else { "" }
             ));
         }
         if row.more > 0 {

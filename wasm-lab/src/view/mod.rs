@@ -88,6 +88,9 @@ pub struct Field {
     pub kind: Kind,
     /// The value it starts with (`"true"` / `"false"` for a check box).
     pub value: String,
+    /// Runs on commit (Enter, leaving the field, the group's Run button), not on every
+    /// keystroke: for a field whose run has a lasting cost (the cliff allocates in the page).
+    pub commit: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +119,14 @@ impl Field {
             label,
             kind,
             value: value.into(),
+            commit: false,
         }
+    }
+
+    /// The field runs on commit only.
+    pub fn on_commit(mut self) -> Self {
+        self.commit = true;
+        self
     }
 }
 
@@ -312,6 +322,8 @@ pub enum Part {
     Predict(Predict),
     /// Whether the reader's prediction held.
     Verdict(Verdict),
+    /// Parts drawn only for readers without scripts (the outcome a live widget gates).
+    NoScript(Vec<Part>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -408,8 +420,13 @@ pub struct Predict {
     pub question: String,
     /// `(value, label)`; empty for a number typed in `{id}-value`.
     pub choices: Vec<(String, String)>,
-    /// Why the last prediction could not be read.
+    /// Why the last prediction could not be read, or why it is asked again.
     pub problem: Option<String>,
+    /// After a wrong first try: a hint, and a second try.
+    pub nudge: Option<String>,
+    /// What the DOM layer puts before the reader's value in `{slot}-predict` (the setting's
+    /// fingerprint and the tries so far).
+    pub prefix: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -419,8 +436,14 @@ pub struct Verdict {
     pub text: String,
 }
 
-/// The step to show: the stored step if it is a number within `n` steps, else the first.
-pub fn step_at(inputs: &Inputs, slot: &str, n: usize) -> usize {
+/// The step a story shows: the reader's stored step if it is a number within `n` steps, else
+/// `opening` (the step the widget opens on, which shows the chapter's point). The one place
+/// every step-through decides its position.
+pub fn step_shown(inputs: &Inputs, slot: &str, n: usize, opening: usize) -> usize {
+    let last = n.saturating_sub(1);
+    if !inputs.has(&step_key(slot)) {
+        return opening.min(last);
+    }
     inputs
         .get(&step_key(slot))
         .bytes()
@@ -431,6 +454,153 @@ pub fn step_at(inputs: &Inputs, slot: &str, n: usize) -> usize {
         })
         .filter(|&s| s < n)
         .unwrap_or(0)
+}
+
+impl Steps {
+    /// A story in slot `slot`, at the step [`step_shown`] picks.
+    pub fn new(
+        id: &'static str,
+        slot: &str,
+        inputs: &Inputs,
+        steps: Vec<Step>,
+        opening: usize,
+    ) -> Self {
+        let at = step_shown(inputs, slot, steps.len(), opening);
+        Steps { id, steps, at }
+    }
+
+    /// The step shown.
+    pub fn current(&self) -> Option<&Step> {
+        self.steps.get(self.at)
+    }
+
+    /// Whether the story is at its last step (where the outcome is).
+    pub fn at_end(&self) -> bool {
+        self.at + 1 >= self.steps.len()
+    }
+
+    /// "Step 3 of 6: what happened." for screen readers.
+    pub fn announce(&self) -> String {
+        self.current().map_or(String::new(), |s| {
+            f!("Step {} of {}: {}.", self.at + 1, self.steps.len(), s.text)
+        })
+    }
+}
+
+// === Predict first ===
+
+/// A prediction the reader commits before the outcome shows. It is stored in the slot's
+/// `{slot}-predict` state as `SETTING:TRY` or `SETTING:TRY;TRY`, where `SETTING` is a short
+/// fingerprint of what the prediction was made for: a change to any value of the setting (a
+/// field the question does not even name, like `clearArray` or checked mode) makes the stored
+/// prediction belong to another setting, and the widget asks again instead of grading it.
+pub struct Gate {
+    pub slot: &'static str,
+    /// The `data-testid` of the question.
+    pub id: &'static str,
+    /// The `data-testid` of the verdict.
+    pub verdict: &'static str,
+    pub question: String,
+    /// `(value, label)`; empty for a typed number.
+    pub choices: Vec<(String, String)>,
+    /// Every value the outcome depends on, in one string.
+    pub setting: String,
+}
+
+/// A prediction graded by the lab.
+pub struct Graded {
+    pub held: bool,
+    /// What the lab found, as the verdict says it (shown once the outcome is).
+    pub verdict: String,
+    /// After a first wrong try: a hint that does not give the outcome away.
+    pub nudge: String,
+}
+
+/// What a gated slot shows: the question (nothing of the outcome), or the verdict.
+pub enum Gated {
+    Ask(Part, String),
+    Told(Verdict),
+}
+
+/// Most tries a prediction gets: a wrong first one gets a nudge and a second try.
+pub const TRIES: usize = 2;
+
+/// FNV-1a of `s`, as 8 hex digits: the fingerprint of a setting.
+pub fn fingerprint(s: &str) -> String {
+    let h = s.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    f!("{h:08x}")
+}
+
+impl Gate {
+    /// Reads the stored prediction and decides what the slot shows. `grade` reads one try (an
+    /// unreadable one is a message, not a try).
+    pub fn decide(self, inputs: &Inputs, grade: impl Fn(&str) -> Result<Graded, String>) -> Gated {
+        let raw = inputs.get(&predict_key(self.slot));
+        let fp = fingerprint(&self.setting);
+        // A link written by hand may carry a bare prediction: it is taken as the final one.
+        let (made_for, tries) = match raw.split_once(':') {
+            Some((for_fp, tries)) => (for_fp == fp, tries),
+            None => (true, raw),
+        };
+        let bare = !raw.contains(':');
+        let tries: Vec<&str> = if raw.is_empty() || !made_for {
+            Vec::new()
+        } else {
+            tries.split(';').take(TRIES).collect()
+        };
+        let mut notice = (!raw.is_empty() && !made_for).then(|| {
+            "The setting changed since your prediction: predict again for this one".to_string()
+        });
+        let mut kept = Vec::new();
+        let mut last = None;
+        for t in &tries {
+            match grade(t.trim()) {
+                Ok(g) => {
+                    kept.push(*t);
+                    last = Some(g);
+                }
+                Err(e) => {
+                    notice = Some(f!("Your prediction: {e}"));
+                    last = None;
+                    break;
+                }
+            }
+        }
+        let nudge = match last {
+            Some(g) if g.held || kept.len() >= TRIES || bare => {
+                return Gated::Told(Verdict {
+                    id: self.verdict,
+                    held: g.held,
+                    text: g.verdict,
+                });
+            }
+            Some(g) => Some(g.nudge),
+            None => None,
+        };
+        let prefix = if kept.is_empty() || bare {
+            f!("{fp}:")
+        } else {
+            f!("{fp}:{};", kept.join(";"))
+        };
+        let announce = match (&nudge, &notice) {
+            (Some(n), _) => f!("Not yet: {}", sentence(n)),
+            (None, Some(p)) => sentence(p),
+            (None, None) => f!("Predict first: {}", self.question.replace('`', "")),
+        };
+        Gated::Ask(
+            Part::Predict(Predict {
+                id: self.id,
+                question: self.question,
+                choices: self.choices,
+                problem: notice,
+                nudge,
+                prefix,
+            }),
+            announce,
+        )
+    }
 }
 
 #[cfg(test)]

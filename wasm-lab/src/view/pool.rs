@@ -18,6 +18,18 @@ pub struct PoolView {
     pub dropped: String,
     /// Buffers' bytes, one row per buffer in play.
     pub bytes: Vec<BytesRow>,
+    /// Unnamed buffers counted rather than named (the capacity story): drawn as boxes.
+    pub hand: Option<Hand>,
+}
+
+/// Buffers a renter holds, those allocated at this step, and those the pool dropped at it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Hand {
+    pub who: String,
+    pub held: u64,
+    /// Of `held`, allocated at this step.
+    pub fresh: u64,
+    pub dropped: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -405,10 +405,142 @@ fn links_restore_and_refuse_nothing_silently() {
     assert!(v.slots[0].error.is_some());
     // A bad step shows the first step, not a crash.
     let mut ok = Inputs::from_form(&form);
+    ok.set("stale-predict", "16");
     ok.set("stale-step", "-9");
     let v = (w.view)(&ok, &Env::default());
-    let Part::Steps(s) = &v.slots[0].parts[0] else {
+    let Part::Steps(s) = &v.slots[0].parts[1] else {
         panic!()
     };
     assert_eq!(s.at, 0);
+}
+
+/// The parts a reader with scripts sees (not the ones drawn for readers without).
+fn shown(v: &View) -> String {
+    let mut v = v.clone();
+    for s in &mut v.slots {
+        s.parts.retain(|p| !matches!(p, Part::NoScript(_)));
+    }
+    v.text()
+}
+
+/// The stored prediction the DOM layer writes: the question's prefix, then the value.
+fn commit(name: &str, edits: &[(&str, &str)], slot: &str, value: &str) -> Vec<(String, String)> {
+    let v = view_of(name, edits, true);
+    let Some(Part::Predict(p)) = v.slot(slot).and_then(|s| s.parts.first()) else {
+        panic!("{name}: no question in {slot}")
+    };
+    let mut out: Vec<(String, String)> = edits
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    out.retain(|(k, _)| *k != predict_key(slot));
+    out.push((predict_key(slot), f!("{}{value}", p.prefix)));
+    out
+}
+
+fn edits(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
+#[test]
+fn predict_first_gives_nothing_away_then_nudges_once() {
+    for (name, slot, wrong, right, secret) in [
+        ("stale-data", "stale", "0", "16", "leaked"),
+        ("return-contract", "dr", "no", "yes", "ReferenceEquals(r1"),
+    ] {
+        // Before the commit, live and at build time, nothing of the outcome shows.
+        for live in [true, false] {
+            let v = view_of(name, &[], live);
+            let text = shown(&v);
+            assert!(!text.contains(secret), "{name} live={live}: {text}");
+            assert!(!text.contains("Step 1 of"), "{name} live={live}: {text}");
+        }
+        // A wrong first try: a nudge and a second try, still no outcome.
+        let once = commit(name, &[], slot, wrong);
+        let v = view_of(name, &edits(&once), true);
+        let Some(Part::Predict(p)) = v.slot(slot).unwrap().parts.first() else {
+            panic!("{name}: the outcome shows after one wrong try")
+        };
+        assert!(p.nudge.is_some(), "{name}");
+        assert!(!shown(&v).contains(secret), "{name}");
+        // The second try is graded and the story shows.
+        let twice = commit(name, &edits(&once), slot, right);
+        let v = view_of(name, &edits(&twice), true);
+        let Some(Part::Verdict(verdict)) = v.slot(slot).unwrap().parts.first() else {
+            panic!("{name}: no verdict after the second try")
+        };
+        assert!(verdict.held, "{name}");
+        // Right the first time: graded at once.
+        let v = view_of(name, &edits(&commit(name, &[], slot, right)), true);
+        assert!(
+            matches!(v.slot(slot).unwrap().parts[0], Part::Verdict(_)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_prediction_belongs_to_its_setting() {
+    for (name, slot, right, field) in [
+        ("stale-data", "stale", "16", "stale-clear"),
+        ("return-contract", "dr", "yes", "contract-checked"),
+    ] {
+        let mut made = commit(name, &[], slot, right);
+        let v = view_of(name, &edits(&made), true);
+        assert!(matches!(v.slot(slot).unwrap().parts[0], Part::Verdict(_)));
+        // Ticking a field the question does not name asks again, it does not re-grade.
+        made.push((field.to_string(), "true".to_string()));
+        let v = view_of(name, &edits(&made), true);
+        let Some(Part::Predict(p)) = v.slot(slot).unwrap().parts.first() else {
+            panic!("{name}: the old prediction was graded against a new setting")
+        };
+        assert!(
+            p.problem.as_deref().unwrap().contains("setting changed"),
+            "{name}"
+        );
+        assert!(!v.text().contains("did not hold"), "{name}");
+        // Unticking brings the setting, and the prediction, back.
+        made.pop();
+        let v = view_of(name, &edits(&made), true);
+        assert!(matches!(v.slot(slot).unwrap().parts[0], Part::Verdict(_)));
+    }
+}
+
+#[test]
+fn defaults_show_the_lesson() {
+    // Capacity opens after round 1's return: a full pool and the spill, not an empty pool.
+    let v = view_of("capacity", &[], false);
+    let Part::Steps(s) = &v.slots[0].parts[1] else {
+        panic!()
+    };
+    assert_eq!(s.at, 1);
+    let pool = s.steps[s.at].pool.as_ref().unwrap();
+    let kept: u64 = pool.buckets[0].partitions.iter().map(|p| p.count).sum();
+    assert_eq!(kept, 256);
+    assert_eq!(pool.hand.as_ref().unwrap().dropped, 1);
+    // The missing finally opens past the stock, where the forgotten return costs.
+    let v = view_of("return-contract", &[], false);
+    let mf = html::slot(v.slot("mf").unwrap());
+    assert!(!mf.contains("0 B / 0 B"), "{mf}");
+    assert!(
+        html::text(&mf).contains("New buffers, return forgotten on the error path 67"),
+        "{mf}"
+    );
+}
+
+#[test]
+fn one_step_rule() {
+    let mut inputs = Inputs::default();
+    assert_eq!(step_shown(&inputs, "s", 8, 1), 1);
+    assert_eq!(step_shown(&inputs, "s", 8, 99), 7);
+    assert_eq!(step_shown(&inputs, "s", 0, 3), 0);
+    inputs.set("s-step", "5");
+    assert_eq!(step_shown(&inputs, "s", 8, 1), 5);
+    inputs.set("s-step", "8");
+    assert_eq!(step_shown(&inputs, "s", 8, 1), 0);
+    inputs.set("s-step", "99999999999999999999999");
+    assert_eq!(step_shown(&inputs, "s", 8, 1), 0);
 }

@@ -107,23 +107,15 @@ fn target(e: &Event) -> Option<Element> {
 fn edited(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     let Some(t) = target(e) else { return Ok(()) };
     if t.get_attribute("data-field").is_some() {
-        let id = t.get_attribute("data-testid").unwrap_or_default();
-        let value = if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
-            if t.get_attribute("type").as_deref() == Some("checkbox") {
-                i.checked().to_string()
-            } else {
-                i.value()
-            }
-        } else if let Some(sel) = t.dyn_ref::<HtmlSelectElement>() {
-            sel.value()
-        } else {
-            return Ok(());
-        };
-        if s.borrow().inputs.get(&id) == value {
+        // A field that runs on commit waits for `change` (Enter, leaving it) or its Run button.
+        if t.get_attribute("data-commit").is_some() && e.type_() == "input" {
             return Ok(());
         }
-        s.borrow_mut().inputs.set(&id, value);
-        return draw(s, root, true);
+        return if take(s, &t) {
+            draw(s, root, true)
+        } else {
+            Ok(())
+        };
     }
     if t.get_attribute("data-action").as_deref() == Some("scrub")
         && let (Some(slot), Some(i)) = (slot_of(&t), t.dyn_ref::<HtmlInputElement>())
@@ -132,6 +124,40 @@ fn edited(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
         return draw(s, root, true);
     }
     Ok(())
+}
+
+/// Puts field `t`'s value into the inputs; `false` when it did not change.
+fn take(s: &Shared, t: &Element) -> bool {
+    let id = t.get_attribute("data-testid").unwrap_or_default();
+    let value = if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
+        if t.get_attribute("type").as_deref() == Some("checkbox") {
+            i.checked().to_string()
+        } else {
+            i.value()
+        }
+    } else if let Some(sel) = t.dyn_ref::<HtmlSelectElement>() {
+        sel.value()
+    } else {
+        return false;
+    };
+    if s.borrow().inputs.get(&id) == value {
+        return false;
+    }
+    s.borrow_mut().inputs.set(&id, value);
+    true
+}
+
+/// Takes every commit field of the widget and redraws (Enter in one, or the Run button).
+fn commit(s: &Shared, root: &Element) -> Result<(), String> {
+    let fields = root
+        .query_selector_all("[data-commit]")
+        .map_err(|e| dom::describe(&e))?;
+    for i in 0..fields.length() {
+        if let Some(el) = fields.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+            take(s, &el);
+        }
+    }
+    draw(s, root, true)
 }
 
 /// The slot an acting element (a step button, the slider, the story) belongs to.
@@ -150,9 +176,15 @@ fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     };
     match button.get_attribute("data-action").as_deref() {
         Some("predict") => {
-            let value = prediction(root, &slot)?;
+            let value = prediction(root, &slot)?.replace([':', ';'], " ");
+            // The view put the setting's fingerprint and the earlier tries on the question.
+            let prefix = root
+                .query_selector(&f!("[data-slot=\"{slot}\"] .lab-predict"))
+                .map_err(|e| dom::describe(&e))?
+                .and_then(|q| q.get_attribute("data-prefix"))
+                .unwrap_or_default();
             let mut st = s.borrow_mut();
-            st.inputs.set(&predict_key(&slot), value);
+            st.inputs.set(&predict_key(&slot), f!("{prefix}{value}"));
             st.inputs.set(&step_key(&slot), "0");
             drop(st);
             draw(s, root, true)?;
@@ -168,6 +200,7 @@ fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
             draw(s, root, true)
         }
         Some("play") => play(s, root, &slot),
+        Some("commit") => commit(s, root),
         Some(action @ ("first" | "prev" | "next" | "last")) => step(s, root, &slot, action),
         _ => Ok(()),
     }
@@ -275,6 +308,12 @@ fn tick(s: Shared, root: Element, slot: String, generation: u32) {
 fn key(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
     // Only `keydown` listens here: the event is a keyboard event (no `instanceof` glue).
     let k = e.unchecked_ref::<KeyboardEvent>();
+    if k.key() == "Enter"
+        && let Some(t) = target(e)
+        && t.get_attribute("data-commit").is_some()
+    {
+        return commit(s, root);
+    }
     let action = match k.key().as_str() {
         "ArrowLeft" => "prev",
         "ArrowRight" => "next",

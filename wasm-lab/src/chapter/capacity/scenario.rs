@@ -214,6 +214,8 @@ pub struct Snap {
     pub held: u64,
     /// Buffers dropped at this step (by the return, or by a trim).
     pub dropped: u64,
+    /// Buffers allocated at this step (the rents the pool could not serve).
+    pub fresh: u64,
 }
 
 /// [`run_rounds`], with the pool recorded after every rent phase, return phase and trim.
@@ -273,6 +275,7 @@ pub fn run_rounds_traced(
             layout: index.map(|i| pool.layout(i)),
             held: held.len() as u64,
             dropped: 0,
+            fresh: new,
         });
         let kept_before = kept(&pool);
         for b in held.drain(..) {
@@ -301,6 +304,7 @@ pub fn run_rounds_traced(
             layout: index.map(|i| pool.layout(i)),
             held: 0,
             dropped,
+            fresh: 0,
         });
         out.push(Round {
             round,
@@ -324,6 +328,7 @@ pub fn run_rounds_traced(
         layout: index.map(|i| pool.layout(i)),
         held: 0,
         dropped: kept_before - kept_after_first_trim,
+        fresh: 0,
     });
     pool.trim(MemoryPressure::High, Duration::from_secs(11));
     let kept_after_second_trim = kept(&pool);
@@ -337,6 +342,7 @@ pub fn run_rounds_traced(
         layout: index.map(|i| pool.layout(i)),
         held: 0,
         dropped: kept_after_first_trim - kept_after_second_trim,
+        fresh: 0,
     });
     let run = CapacityRun {
         setup,

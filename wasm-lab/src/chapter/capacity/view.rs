@@ -4,10 +4,10 @@
 
 use crate::chapter::capacity::scenario::{Setup, Snap, run_rounds_traced};
 use crate::input::{field_number, field_size};
-use crate::view::pool::{BucketView, BufView, Holder, PoolView};
+use crate::view::pool::{BucketView, BufView, Hand, Holder, PoolView};
 use crate::view::{
     Env, Field, Form, Inputs, Kind, Part, Row, Step, Steps, Table, View, Widget, cell,
-    initial_parts, or, pair, step_at, step_key,
+    initial_parts, or, pair,
 };
 use lab_text::f;
 use lab_text::group_digits;
@@ -74,12 +74,14 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
             group_digits(run.buffer_length)
         )
     };
-    let steps = steps(&snaps, &s, run.buffer_length);
-    let at = if inputs.has(&step_key("cap")) {
-        step_at(inputs, "cap", steps.len())
-    } else {
-        steps.len() - 1
-    };
+    // The widget opens after round 1's return: the partitions full, the spill dropped.
+    let steps = Steps::new(
+        "cap-steps",
+        "cap",
+        inputs,
+        steps(&snaps, &s, run.buffer_length),
+        1,
+    );
     let rows = run
         .rounds
         .iter()
@@ -133,11 +135,7 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
                 pair("Kept per size, 1 + P × M", "cap-capacity", capacity),
                 pair("Buffer length (bucket)", "cap-length", length),
             ]),
-            Part::Steps(Steps {
-                id: "cap-steps",
-                steps,
-                at,
-            }),
+            Part::Steps(steps),
             Part::Table(Table {
                 id: "cap-rounds",
                 head: vec![
@@ -204,6 +202,12 @@ pub fn steps(snaps: &[Snap], s: &Setup, length: u64) -> Vec<Step> {
                     String::new()
                 },
                 bytes: Vec::new(),
+                hand: Some(Hand {
+                    who: "your code".into(),
+                    held: snap.held,
+                    fresh: snap.fresh,
+                    dropped: snap.dropped,
+                }),
             }),
         })
         .collect()

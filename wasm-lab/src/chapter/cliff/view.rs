@@ -35,7 +35,8 @@ pub fn form(initial: &str) -> Form {
                 "Request (elements)",
                 Kind::Number,
                 or(&v[0], "81920"),
-            ),
+            )
+            .on_commit(),
             Field::new(
                 "cliff-elem",
                 "Element",
@@ -43,7 +44,9 @@ pub fn form(initial: &str) -> Form {
                 or(&v[1], "byte"),
             ),
         ],
-        Some("One whole number; group digits with commas (1,048,576)."),
+        Some(
+            "One whole number; group digits with commas (1,048,576). Runs on Enter, on leaving the field, or with Run: each run allocates in this page.",
+        ),
     )
 }
 

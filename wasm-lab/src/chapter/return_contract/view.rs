@@ -4,14 +4,14 @@
 //! missing `finally` beside it.
 
 use crate::chapter::return_contract::scenario::{
-    Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced, foreign_return,
-    forgotten_return, use_after_return,
+    DoubleReturn, Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced,
+    foreign_return, forgotten_return, use_after_return,
 };
 use crate::input::{field_byte, field_number, field_size};
 use crate::view::pool::{BucketView, Holder, Names, PoolView};
 use crate::view::{
-    Env, Field, Form, Group, Inputs, Kind, Part, Predict, Slot, Step, Steps, Verdict, View, Widget,
-    pair, predict_key, sentence, step_at, step_key,
+    Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Slot, Step, Steps, View,
+    Widget, pair, sentence,
 };
 use bufpool::pool::SharedConfig;
 use lab_text::f;
@@ -76,7 +76,8 @@ pub fn form(_initial: &str) -> Form {
                 "mf",
                 "The missing `finally`",
                 "The pool starts with its full stock of 128-byte buffers; each round rents 128 bytes and fails.",
-                vec![Field::new("mf-rounds", "rounds", Kind::Number, "10")],
+                // More rounds than the stock of 33: the forgotten return shows once the stock is gone.
+                vec![Field::new("mf-rounds", "rounds", Kind::Number, "100")],
             ),
         ],
     }
@@ -132,31 +133,28 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
             "After one `Return(x)`, "
         }
     );
-    let predicted = inputs.get(&predict_key("dr"));
-    let choices = vec![
-        ("yes".to_string(), "yes, the same buffer".to_string()),
-        ("no".to_string(), "no, two buffers".to_string()),
-    ];
-    if env.live && !matches!(predicted, "yes" | "no") {
-        return Ok((
-            vec![Part::Predict(Predict {
-                id: "dr-predict",
-                question: question.clone(),
-                choices,
-                problem: (!predicted.is_empty())
-                    .then(|| "Your prediction: choose yes or no".to_string()),
-            })],
-            f!("Predict first: {}", question.replace('`', "")),
-        ));
-    }
-    let mut parts = Vec::new();
-    if matches!(predicted, "yes" | "no") {
-        let said = predicted == "yes";
+    let gate = Gate {
+        slot: "dr",
+        id: "dr-predict",
+        verdict: "dr-verdict",
+        question,
+        choices: vec![
+            ("yes".to_string(), "yes, the same buffer".to_string()),
+            ("no".to_string(), "no, two buffers".to_string()),
+        ],
+        // Checked mode changes the outcome though the question does not name it.
+        setting: f!("{twice} {value} {checked}"),
+    };
+    let grade = |t: &str| {
+        let said = match t {
+            "yes" => true,
+            "no" => false,
+            _ => return Err("choose yes or no".to_string()),
+        };
         let held = said == r.same_buffer;
-        parts.push(Part::Verdict(Verdict {
-            id: "dr-verdict",
+        Ok(Graded {
             held,
-            text: f!(
+            verdict: f!(
                 "Your prediction {}: `r1` and `r2` {}.",
                 if held { "held" } else { "did not hold" },
                 if r.same_buffer {
@@ -165,38 +163,56 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
                     "are two buffers"
                 }
             ),
-        }));
-    }
-    let steps = steps(&snaps);
-    let at = if inputs.has(&step_key("dr")) {
-        step_at(inputs, "dr", steps.len())
-    } else {
-        steps.len() - 1
-    };
-    let announce = f!("Step {} of {}: {}.", at + 1, steps.len(), steps[at].text);
-    parts.push(Part::Steps(Steps {
-        id: "dr-steps",
-        steps,
-        at,
-    }));
-    parts.push(Part::Pairs(vec![
-        pair(
-            "Second return",
-            "dr-second",
-            if twice {
-                accepted(&r.second_return, "accepted, no error")
+            nudge: if !twice {
+                "One `Return(x)` puts `x` in the pool once, and the first `Rent` takes it: where can the second `Rent`'s buffer come from?".into()
+            } else if checked {
+                "Checked mode is on: what does this pool do with a second `Return(x)` of a buffer it already holds?".into()
             } else {
-                "not made".into()
+                "The .NET pool does not look at what it already holds: after two `Return(x)`, how many times is `x` in the pool, and what do two `Rent` calls take out?".into()
             },
-        ),
-        pair(
-            "`ReferenceEquals(r1, r2)`",
-            "dr-same",
-            yes_no(r.same_buffer),
-        ),
-        pair("`r2[0]` reads", "dr-r2", r.r2_reads.to_string()),
-    ]));
+        })
+    };
+    let mut parts = match gate.decide(inputs, grade) {
+        Gated::Ask(ask, announce) => {
+            let mut parts = vec![ask];
+            if !env.live {
+                parts.push(Part::NoScript(outcome(&r, twice, steps(&snaps), inputs)));
+            }
+            return Ok((parts, announce));
+        }
+        Gated::Told(v) => vec![Part::Verdict(v)],
+    };
+    let out = outcome(&r, twice, steps(&snaps), inputs);
+    let announce = match out.first() {
+        Some(Part::Steps(s)) => s.announce(),
+        _ => String::new(),
+    };
+    parts.extend(out);
     Ok((parts, announce))
+}
+
+/// The story (opening at its start) and what the renters found.
+fn outcome(r: &DoubleReturn, twice: bool, steps: Vec<Step>, inputs: &Inputs) -> Vec<Part> {
+    vec![
+        Part::Steps(Steps::new("dr-steps", "dr", inputs, steps, 0)),
+        Part::Pairs(vec![
+            pair(
+                "Second return",
+                "dr-second",
+                if twice {
+                    accepted(&r.second_return, "accepted, no error")
+                } else {
+                    "not made".into()
+                },
+            ),
+            pair(
+                "`ReferenceEquals(r1, r2)`",
+                "dr-same",
+                yes_no(r.same_buffer),
+            ),
+            pair("`r2[0]` reads", "dr-r2", r.r2_reads.to_string()),
+        ]),
+    ]
 }
 
 /// The double return's steps, the 64-byte bucket drawn after each.
@@ -231,6 +247,7 @@ pub fn steps(snaps: &[Snap]) -> Vec<Step> {
                     .collect(),
                 dropped: String::new(),
                 bytes: Vec::new(),
+                hand: None,
             }),
         })
         .collect()

@@ -9,8 +9,8 @@ use crate::chapter::stale_data::scenario::{
 use crate::input::{field_number, field_size, parse_number};
 use crate::view::pool::{BucketView, BytesRow, Holder, Names, PoolView};
 use crate::view::{
-    Env, Field, Form, Group, Inputs, Kind, Part, Predict, Span, Spans, Step, Steps, Verdict, View,
-    Widget, pair, predict_key, step_at,
+    Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Span, Spans, Step, Steps,
+    View, Widget, pair,
 };
 use bufpool::pool::SharedConfig;
 use lab_text::f;
@@ -39,7 +39,7 @@ pub fn form(_initial: &str) -> Form {
                         Kind::Number,
                         d.first_size.to_string(),
                     ),
-                    Field::new("stale-line1", "writes", Kind::Text, escape_line(ORDER_LINE)),
+                    Field::new("stale-line1", "writes", Kind::Wide, escape_line(ORDER_LINE)),
                     Field::new(
                         "stale-clear",
                         "returns with `clearArray: true`",
@@ -63,7 +63,7 @@ pub fn form(_initial: &str) -> Form {
                     Field::new(
                         "stale-line2",
                         "writes",
-                        Kind::Text,
+                        Kind::Wide,
                         escape_line(SECOND_LINE),
                     ),
                     Field::new(
@@ -102,80 +102,98 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let s = scenario(inputs)?;
     let (o, snaps) = run_traced(&s).map_err(|e| e.to_string())?;
     let question = f!(
-        "The next renter writes {} and reads {}. How many of the bytes it reads did it *not* write — bytes of the first renter's order?",
+        "The next renter writes {} and reads {}. How many of the bytes it reads did it not write — bytes of the first renter's order?",
         bytes(s.second.len() as u64),
         bytes(s.read)
-    )
-    .replace('*', "");
-    let predicted = inputs.get(&predict_key(SLOT));
-    if env.live && predicted.is_empty() {
-        return Ok((
-            vec![Part::Predict(Predict {
-                id: "stale-predict",
-                question: question.clone(),
-                choices: Vec::new(),
-                problem: None,
-            })],
-            f!("Predict first: {question}"),
-        ));
-    }
-    let mut parts = Vec::new();
-    if !predicted.is_empty() {
-        match parse_number(predicted) {
-            Ok(n) => parts.push(Part::Verdict(verdict(n, &o))),
-            Err(e) => {
-                return Ok((
-                    vec![Part::Predict(Predict {
-                        id: "stale-predict",
-                        question,
-                        choices: Vec::new(),
-                        problem: Some(f!("Your prediction: {e}")),
-                    })],
-                    f!("Your prediction could not be read: {e}."),
-                ));
+    );
+    let leaked = o.leaked as u64;
+    let gate = Gate {
+        slot: SLOT,
+        id: "stale-predict",
+        verdict: "stale-verdict",
+        question,
+        choices: Vec::new(),
+        // Every field: `clearArray` changes the outcome though the question does not name it.
+        setting: f!("{s:?}"),
+    };
+    let grade = |t: &str| {
+        let n = parse_number(t).map_err(|e| e.to_string())?;
+        let held = n == leaked;
+        Ok(Graded {
+            held,
+            verdict: if held {
+                f!(
+                    "Your prediction held: the next renter reads {} it did not write.",
+                    bytes(leaked)
+                )
+            } else {
+                f!(
+                    "Your prediction did not hold: you said {}, the lab's pool leaks {}.",
+                    group_digits(n),
+                    bytes(leaked)
+                )
+            },
+            nudge: nudge(n, &s),
+        })
+    };
+    let steps = Steps::new("stale-steps", SLOT, inputs, steps(&snaps, &s), 0);
+    let mut parts = match gate.decide(inputs, grade) {
+        Gated::Ask(ask, announce) => {
+            let mut parts = vec![ask];
+            if !env.live {
+                // Readers without scripts cannot commit: they get the story at its end.
+                let mut end = steps;
+                end.at = end.steps.len().saturating_sub(1);
+                let mut hidden = vec![Part::Steps(end)];
+                hidden.extend(outcome(&o));
+                parts.push(Part::NoScript(hidden));
             }
+            return Ok((parts, announce));
         }
-    }
-    let steps = steps(&snaps, &s);
-    let at = step_at(inputs, SLOT, steps.len()).max(if inputs.has(&crate::view::step_key(SLOT)) {
-        0
+        Gated::Told(v) => vec![Part::Verdict(v)],
+    };
+    let announce = steps.announce();
+    let at_end = steps.at_end();
+    parts.push(Part::Steps(steps));
+    if at_end {
+        parts.extend(outcome(&o));
     } else {
-        steps.len() - 1
-    });
-    let announce = f!("Step {} of {}: {}.", at + 1, steps.len(), steps[at].text);
-    parts.push(Part::Steps(Steps {
-        id: "stale-steps",
-        steps,
-        at,
-    }));
-    parts.extend(outcome(&o));
+        parts.push(Part::Note {
+            id: Some("stale-outcome-later"),
+            text: "Step to the end to see what the next renter reads.".into(),
+        });
+    }
     Ok((parts, announce))
+}
+
+/// A hint after a wrong first try that points at the arithmetic, not at the answer.
+fn nudge(n: u64, s: &Scenario) -> String {
+    let (written, read) = (s.second.len() as u64, s.read);
+    if s.clear {
+        "The first renter returned with `clearArray: true`: what does the pool do to the bytes before the next rent?".into()
+    } else if n > read {
+        f!(
+            "It reads only {}: the answer cannot be more than that.",
+            bytes(read)
+        )
+    } else if read <= written {
+        f!(
+            "It reads {} and wrote {}: which of the bytes it reads did it not write itself?",
+            bytes(read),
+            bytes(written)
+        )
+    } else {
+        f!(
+            "It wrote its first {} and reads {}: what is in the buffer past its own bytes, where the first renter wrote {}?",
+            bytes(written),
+            bytes(read),
+            bytes(s.first.len() as u64)
+        )
+    }
 }
 
 fn bytes(n: u64) -> String {
     f!("{} byte{}", group_digits(n), if n == 1 { "" } else { "s" })
-}
-
-fn verdict(n: u64, o: &Outcome) -> Verdict {
-    let leaked = o.leaked as u64;
-    let held = n == leaked;
-    let text = if held {
-        f!(
-            "Your prediction held: the next renter reads {} it did not write.",
-            bytes(leaked)
-        )
-    } else {
-        f!(
-            "Your prediction did not hold: you said {}, the lab's pool leaks {}.",
-            group_digits(n),
-            bytes(leaked)
-        )
-    };
-    Verdict {
-        id: "stale-verdict",
-        held,
-        text,
-    }
 }
 
 /// The story's steps, each with the pool drawn after it.
@@ -238,6 +256,7 @@ pub fn steps(snaps: &[Snap], s: &Scenario) -> Vec<Step> {
                     holders,
                     dropped: String::new(),
                     bytes,
+                    hand: None,
                 }),
             }
         })
@@ -323,7 +342,7 @@ fn outcome(o: &Outcome) -> Vec<Part> {
         }),
         Part::Note {
             id: None,
-            text: "Bytes it wrote are plain, leaked bytes are marked, zeros are faint. ⏎ is a line break, � half of a character cut by the read.".into(),
+            text: "Bytes it wrote are plain, leaked bytes are marked, zeros are faint. LF is a line break, ? half of a character cut by the read, 00 a zero byte.".into(),
         },
     ]
 }
