@@ -65,7 +65,13 @@ pub fn on(target: &Element, event: &str, f: impl FnMut(Event) + 'static) -> Resu
     target
         .add_event_listener_with_callback(event, closure.as_ref().unchecked_ref())
         .map_err(|e| describe(&e))?;
-    // The widget lives as long as the page, so the listener does too.
+    // Page-lifetime listeners are right here, and so is `forget` (which leaks the closure on
+    // purpose): a mount point is mounted once per page load (`data-lab-live` makes a second
+    // `mountAll` skip it), no widget or quiz is ever unmounted while the page lives, and each
+    // mount registers a fixed handful of listeners (one delegating listener per quiz, a few per
+    // widget), so nothing accumulates. Leaving the page frees the whole wasm instance with them.
+    // Keeping the handles (as wasm-bindgen's todomvc example does) would pay for a removal that
+    // never happens.
     closure.forget();
     Ok(())
 }
