@@ -27,7 +27,8 @@
 //! - **Ownership API** — [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the
 //!   requested length, shows the bucket length as [`capacity`](Rented::capacity), carries how much
 //!   was [`written`](Rented::written), and returns itself on drop: on every path, including `?`
-//!   and unwinding. Double return and use after return do not compile (see [`Rented`]). Stale
+//!   and a panic that unwinds (a build with `panic = "abort"`, such as the course's wasm, never
+//!   unwinds: nothing is returned then). Double return and use after return do not compile (see [`Rented`]). Stale
 //!   data is still possible: a buffer returned without clearing keeps its bytes.
 //! - **Handle API** — [`HandlePool::rent`] returns a [`Handle`], a clonable reference like a C#
 //!   array. It reproduces the .NET hazards exactly: return twice and two later renters share one

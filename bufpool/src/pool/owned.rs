@@ -71,8 +71,8 @@ mod sealed {
 }
 pub(crate) use sealed::{Back, ReturnTo};
 
-/// A buffer rented from a pool, returned to it when dropped — on every path, including `?` and
-/// unwinding.
+/// A buffer rented from a pool, returned to it when dropped — on every path, including `?` and a
+/// panic that unwinds (under `panic = "abort"` nothing unwinds, so nothing is returned).
 ///
 /// It derefs to the *requested* length; [`capacity`](Self::capacity) is the bucket length the
 /// pool really handed out. It also tracks how much of it you [`written`](Self::written), so the
