@@ -85,10 +85,7 @@ fn collect(dir: &Path, out: &mut BTreeSet<PathBuf>) -> Result<(), String> {
         let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if path.is_dir() {
             collect(&path, out)?;
-        } else if path
-            .extension()
-            .is_some_and(|x| x == "rs" || x == "toml")
-        {
+        } else if path.extension().is_some_and(|x| x == "rs" || x == "toml") {
             out.insert(path);
         }
     }

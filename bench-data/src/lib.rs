@@ -46,6 +46,22 @@ pub struct RunFile {
     pub run: Run,
     /// Figures by key, e.g. `spine.rent_return.4096.ratio_vs_vec`.
     pub figures: BTreeMap<String, Figure>,
+    /// Disassembly of measured loops, by figure key (the instruction check's evidence).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub listings: BTreeMap<String, Listing>,
+}
+
+/// The machine code of one measured loop: the function callgrind found executing most of the
+/// loop's instructions, as objdump prints it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Listing {
+    /// The function's (demangled) name.
+    pub function: String,
+    /// Its share of the loop's instructions (0–1).
+    pub share: f64,
+    /// objdump's lines: address, instruction.
+    pub lines: Vec<String>,
 }
 
 /// What the numbers were measured on.

@@ -45,6 +45,7 @@ pub(crate) fn sample() -> RunFile {
             clock: None,
         },
         figures,
+        listings: BTreeMap::new(),
     }
 }
 

@@ -262,12 +262,26 @@ fn every_repetition_must_hold() {
     };
     let less = f.figures.get_mut("r.less").unwrap();
     less.repeats = vec![rep(0.865), rep(0.87), rep(0.99)];
-    let check = Claim::parse_text("r.less below 0.9").unwrap().check(&f).unwrap();
+    let check = Claim::parse_text("r.less below 0.9")
+        .unwrap()
+        .check(&f)
+        .unwrap();
     assert_eq!(check.mark, Mark::Contradicted);
-    assert!(check.shows.starts_with("repetition 3 of 3"), "{}", check.shows);
-    let check = Claim::parse_text("r.less below 1.1").unwrap().check(&f).unwrap();
+    assert!(
+        check.shows.starts_with("repetition 3 of 3"),
+        "{}",
+        check.shows
+    );
+    let check = Claim::parse_text("r.less below 1.1")
+        .unwrap()
+        .check(&f)
+        .unwrap();
     assert_eq!(check.mark, Mark::Holds);
-    assert!(check.shows.ends_with("(in all 3 repetitions)"), "{}", check.shows);
+    assert!(
+        check.shows.ends_with("(in all 3 repetitions)"),
+        "{}",
+        check.shows
+    );
     // The verdict rule too: repetition 3 is inside the band.
     let check = Direction::Less.claim("r.less").check(&f).unwrap();
     assert_eq!(check.mark, Mark::Contradicted, "{}", check.shows);
