@@ -223,6 +223,6 @@ mod tests {
             "A {{#verdict a.b expect=less}} B {{#verdict a.c}} {{#verdict a.d expect=sideways}}",
         );
         assert_eq!(sites.len(), 1);
-        assert_eq!(sites[0].claim.to_string(), "a.b below 1");
+        assert_eq!(sites[0].claim.to_string(), "a.b less");
     }
 }

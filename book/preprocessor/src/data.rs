@@ -1,4 +1,12 @@
 //! The bench data the book cites: every machine's file, and which one is the primary.
+//!
+//! Files accumulate in `book/data` (one per machine and runtime); the fingerprint of the measured
+//! code (`bench_data::fingerprint`) says which are current. The primary is the newest file of the
+//! system allocator measured at the current fingerprint (or `LAB_MACHINE`); the book's columns are
+//! the files at the primary's fingerprint, and every other file is *older code*: listed on the
+//! machines table with its fingerprint, left out of tables, charts and claims, and named in the
+//! build's warnings. When no file is current (the pool changed since the last bench), the newest
+//! system file is the primary anyway and the build warns that its figures are of older code.
 
 use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
@@ -10,7 +18,12 @@ use crate::claims::Site;
 
 pub struct Data {
     dir: PathBuf,
+    /// The files at the primary's fingerprint: the book's columns.
     files: Vec<RunFile>,
+    /// Files of other code, with why they are left out.
+    older: Vec<(RunFile, String)>,
+    /// The fingerprint of the code this book is built with (None: could not be computed).
+    current: Option<String>,
     primary: Option<usize>,
     warnings: RefCell<Vec<String>>,
     /// The chapter being rendered, named in warnings.
@@ -23,25 +36,85 @@ pub struct Data {
 }
 
 impl Data {
-    /// Loads `dir`; the primary machine is `machine` when given, else the most recent run.
+    /// Loads `dir` with the workspace above it (or above the working directory) as the current
+    /// code; see [`Data::load_with_root`].
     pub fn load(dir: &Path, machine: Option<&str>) -> Result<Data> {
-        let files = if dir.exists() {
+        let root = bench_data::fingerprint::workspace_root(dir).or_else(|| {
+            std::env::current_dir()
+                .ok()
+                .and_then(|d| bench_data::fingerprint::workspace_root(&d))
+        });
+        Data::load_with_root(dir, machine, root.as_deref())
+    }
+
+    /// Loads `dir`; the primary machine is `machine` when given, else the most recent current
+    /// run of the system allocator. `root` is the workspace whose code is current.
+    pub fn load_with_root(dir: &Path, machine: Option<&str>, root: Option<&Path>) -> Result<Data> {
+        let all = if dir.exists() {
             bench_data::load_dir(dir)?
         } else {
             Vec::new()
         };
+        let current = root.and_then(|r| bench_data::fingerprint::compute(r).ok());
+        let mut warnings = Vec::new();
+        let is_current = |f: &RunFile| current.is_some() && f.run.fingerprint == current;
+        let newest = |pick: &dyn Fn(&RunFile) -> bool| {
+            (0..all.len())
+                .filter(|&i| pick(&all[i]))
+                .max_by(|&a, &b| all[a].run.date.cmp(&all[b].run.date))
+        };
+        let system = |f: &RunFile| f.run.runtime == bench_data::SYSTEM_RUNTIME;
         let primary = match machine {
-            Some(id) => match files.iter().position(|f| f.machine.id == id) {
+            Some(id) => match all.iter().position(|f| f.stem() == id) {
                 Some(i) => Some(i),
                 None => bail!("LAB_MACHINE={id}, but {} has no {id}.json", dir.display()),
             },
-            None => (0..files.len()).max_by(|&a, &b| files[a].run.date.cmp(&files[b].run.date)),
+            None => newest(&|f| system(f) && is_current(f))
+                .or_else(|| newest(&system))
+                .or_else(|| newest(&|_| true)),
         };
+        if let Some(p) = primary
+            && !is_current(&all[p])
+        {
+            warnings.push(format!(
+                "{}.json measured older code (fingerprint {}; the code is now {}): its figures are cited, but rerun `cargo xtask bench` to measure this code",
+                all[p].stem(),
+                all[p].run.fingerprint.as_deref().unwrap_or("none, schema 2"),
+                current.as_deref().unwrap_or("unknown")
+            ));
+        }
+        let shown_print = primary.map(|p| all[p].run.fingerprint.clone());
+        let (mut files, mut older) = (Vec::new(), Vec::new());
+        let mut primary_at = None;
+        for (i, f) in all.into_iter().enumerate() {
+            if Some(&f.run.fingerprint) == shown_print.as_ref() {
+                if Some(i) == primary {
+                    primary_at = Some(files.len());
+                }
+                files.push(f);
+            } else {
+                let why = format!(
+                    "older code: fingerprint {}, not {}",
+                    f.run.fingerprint.as_deref().unwrap_or("none (schema 2)"),
+                    shown_print
+                        .clone()
+                        .flatten()
+                        .unwrap_or_else(|| "none".into())
+                );
+                warnings.push(format!(
+                    "{}.json left out of the book's columns ({why}): rerun `cargo xtask bench` on that machine",
+                    f.stem()
+                ));
+                older.push((f, why));
+            }
+        }
         Ok(Data {
             dir: dir.to_path_buf(),
             files,
-            primary,
-            warnings: RefCell::default(),
+            older,
+            current,
+            primary: primary_at,
+            warnings: RefCell::new(warnings),
             chapter: RefCell::default(),
             sites: RefCell::default(),
             next_id: Cell::default(),
@@ -54,6 +127,8 @@ impl Data {
         Data {
             dir: PathBuf::from("book/data"),
             files,
+            older: Vec::new(),
+            current: None,
             primary,
             warnings: RefCell::default(),
             chapter: RefCell::default(),
@@ -62,8 +137,19 @@ impl Data {
         }
     }
 
+    /// The files the book shows side by side (the primary's fingerprint).
     pub fn files(&self) -> &[RunFile] {
         &self.files
+    }
+
+    /// Files of other code, left out, with why.
+    pub fn older(&self) -> &[(RunFile, String)] {
+        &self.older
+    }
+
+    /// The fingerprint of the code this book is built with, when known.
+    pub fn current(&self) -> Option<&str> {
+        self.current.as_deref()
     }
 
     pub fn primary(&self) -> Result<&RunFile, String> {
@@ -82,7 +168,7 @@ impl Data {
             Some(f) => Ok((file, f)),
             None => Err(format!(
                 "figure `{key}` is not in {}: rerun `cargo xtask bench`, or fix the key",
-                self.dir.join(format!("{}.json", file.machine.id)).display()
+                self.dir.join(format!("{}.json", file.stem())).display()
             )),
         }
     }

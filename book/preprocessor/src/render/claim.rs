@@ -24,7 +24,7 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
         {
             return Err(format!(
                 "no figure matches `{}` in {}.json: rerun `cargo xtask bench`, or fix the pattern",
-                claim.keys, file.machine.id
+                claim.keys, file.label()
             ));
         }
     } else {
@@ -42,7 +42,7 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
 pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
     let file_id = data
         .primary()
-        .map(|f| f.machine.id.clone())
+        .map(|f| f.label())
         .unwrap_or_default();
     let (class, shown, note) = match check.mark {
         Mark::Holds => ("lab-claim-ok", "✓", "supported by this machine's data"),
