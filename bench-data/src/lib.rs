@@ -375,11 +375,11 @@ impl RunFile {
         for (key, f) in &self.figures {
             let field = |name: &str| format!("field `figures.{key}.{name}`");
             for (i, r) in f.repeats.iter().enumerate() {
-                if ![r.value, r.low, r.high, r.cv]
+                let finite = [r.value, r.low, r.high, r.cv]
                     .iter()
-                    .all(|x| x.is_finite() && *x >= 0.0)
-                    || !(r.low <= r.value && r.value <= r.high)
-                {
+                    .all(|x| x.is_finite() && *x >= 0.0);
+                let inside = r.low <= r.value && r.value <= r.high;
+                if !(finite && inside) {
                     return Err(format!(
                         "{}: repetition {} is not a finite median inside its interval",
                         field("repeats"),

@@ -24,7 +24,8 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
         {
             return Err(format!(
                 "no figure matches `{}` in {}.json: rerun `cargo xtask bench`, or fix the pattern",
-                claim.keys, file.label()
+                claim.keys,
+                file.label()
             ));
         }
     } else {
@@ -40,10 +41,7 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
 /// The ✓ / ⚠ / ? mark of a checked claim: a button whose popover says what the data shows (so
 /// keyboards and touch screens reach it, not only a mouse hovering).
 pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
-    let file_id = data
-        .primary()
-        .map(|f| f.label())
-        .unwrap_or_default();
+    let file_id = data.primary().map(|f| f.label()).unwrap_or_default();
     let (class, shown, note) = match check.mark {
         Mark::Holds => ("lab-claim-ok", "✓", "supported by this machine's data"),
         Mark::Contradicted => (

@@ -118,7 +118,9 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
     } else {
         data.warn(format!(
             "`{key}` on {} is not printed: the noise gate says {:?} ({})",
-            file.label(), f.verdict, f.gate_note
+            file.label(),
+            f.verdict,
+            f.gate_note
         ));
         let shown = format!("not citable on this machine ({})", escape(&f.gate_note));
         popover(data, &attrs, &shown, &details)

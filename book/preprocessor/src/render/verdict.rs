@@ -46,7 +46,8 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
     if dir == Direction::Unfit {
         data.warn(format!(
             "verdict on `{key}` on {}: too noisy to say ({})",
-            file.label(), f.gate_note
+            file.label(),
+            f.gate_note
         ));
     }
     if let Some(expect) = expect {

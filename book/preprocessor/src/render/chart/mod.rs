@@ -155,7 +155,9 @@ fn lookup(
     } else {
         data.warn(format!(
             "chart `{chart}`: `{key}` on {} is drawn as a gap: the noise gate says {:?} ({})",
-            file.label(), f.verdict, f.gate_note
+            file.label(),
+            f.verdict,
+            f.gate_note
         ));
         Ok((Some(f.unit), Point::Gated(f.gate_note.clone())))
     }
