@@ -392,7 +392,8 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
             .figures
             .get(&key)
             .with_context(|| format!("{key} is not in {machine}'s data"))?;
-        let shown = fig.text().await?;
+        // textContent, not the rendered text: a figure may sit in a closed `<details>`.
+        let shown = fig.prop("textContent").await?.unwrap_or_default();
         if mdbook_lab::citable(f) {
             if shown != mdbook_lab::format_value(f.unit, f.value) {
                 bail!("{key}: shows {shown:?}, the data says {}", f.value);

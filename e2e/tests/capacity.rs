@@ -7,7 +7,7 @@ use anyhow::{Result, ensure};
 use common::{drawn_pool, error_says, fresh_rng, no_error, num, step_at, widget};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
-use wasm_lab::scenario::capacity::{Setup, run_rounds};
+use wasm_lab::chapter::capacity::scenario::{Setup, run_rounds};
 
 const PAGE: &str = "capacity.html";
 
@@ -111,9 +111,9 @@ async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
     for (id, v) in [("cap-p", 2), ("cap-m", 3), ("cap-k", 9), ("cap-size", 100)] {
         Browser::type_into(&w, id, &v.to_string()).await?;
     }
-    let (run, snaps) =
-        wasm_lab::scenario::capacity::run_rounds_traced(s, 3).map_err(anyhow::Error::msg)?;
-    let want: Vec<String> = wasm_lab::view::capacity::steps(&snaps, &s, run.buffer_length)
+    let (run, snaps) = wasm_lab::chapter::capacity::scenario::run_rounds_traced(s, 3)
+        .map_err(anyhow::Error::msg)?;
+    let want: Vec<String> = wasm_lab::chapter::capacity::view::steps(&snaps, &s, run.buffer_length)
         .iter()
         .map(|st| st.pool.as_ref().map(|p| p.signature()).unwrap_or_default())
         .collect();

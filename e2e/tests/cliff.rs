@@ -5,7 +5,7 @@ mod common;
 use anyhow::{Result, ensure};
 use common::{choose, error_says, fresh_rng, no_error, num, widget};
 use e2e::Browser;
-use wasm_lab::scenario::cliff::{Elem, cliff};
+use wasm_lab::chapter::cliff::scenario::{Elem, cliff};
 
 const PAGE: &str = "cliff.html";
 

@@ -29,6 +29,7 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
             "introduction.html"
                 | "method.html"
                 | "instructors.html"
+                | "contributors.html"
                 | "progress.html"
                 | "checklist.html"
                 | "glossary.html"

@@ -62,14 +62,14 @@ async fn the_print_version_loads_every_module() -> Result<()> {
     let b = e2e::session().await?;
     b.open("print.html").await?;
     let (modules, paths) = fetched(&b).await?;
-    let want: BTreeSet<String> = wasm_lab::MODULES.iter().map(|m| m.to_string()).collect();
+    let want: BTreeSet<String> = wasm_lab::modules().map(|m| m.to_string()).collect();
     ensure!(
         modules == want,
         "print.html fetched {modules:?}, not every module {want:?} ({paths:?})"
     );
     let mounted = b.assert_all_mounted("print.html").await?;
     ensure!(
-        mounted >= 2 * wasm_lab::MODULES.len() - 1,
+        mounted >= 2 * wasm_lab::modules().count() - 1,
         "print.html has only {mounted} mount points"
     );
     b.assert_no_errors().await?;

@@ -13,7 +13,7 @@ const PROGRESS: &str = "progress.html";
 #[tokio::test]
 async fn every_quiz_is_graded_by_the_lab() -> Result<()> {
     let b = e2e::session().await?;
-    for quiz in wasm_lab::quiz::QUIZZES {
+    for quiz in wasm_lab::quiz::quizzes() {
         let page = format!("{}.html", quiz.id);
         b.open(&page).await?;
         take_quiz(&b, quiz.id)
@@ -229,7 +229,7 @@ async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
     let b = e2e::session().await?;
     b.open("print.html").await?;
     let printed = b.driver.find_all(By::Css(".lab-quiz-print")).await?;
-    let quizzes = wasm_lab::quiz::QUIZZES.len();
+    let quizzes = wasm_lab::quiz::quizzes().count();
     ensure!(
         printed.len() >= quizzes,
         "{} printed quizzes",

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, ensure};
 use common::{absent, drawn_pool, error_says, no_error, predict, step_at, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::scenario::return_contract::{
+use wasm_lab::chapter::return_contract::scenario::{
     double_return, foreign_return, forgotten_return, use_after_return,
 };
 
@@ -167,8 +167,9 @@ async fn double_return_predicted_then_stepped() -> Result<()> {
     predict(&w, "dr-predict", "yes").await?;
     let v = Browser::find(&w, "dr-verdict").await?;
     ensure!(v.attr("data-held").await?.as_deref() == Some("true"));
-    let (_, snaps) = wasm_lab::scenario::return_contract::double_return_traced(11, true, false)?;
-    let want: Vec<String> = wasm_lab::view::return_contract::steps(&snaps)
+    let (_, snaps) =
+        wasm_lab::chapter::return_contract::scenario::double_return_traced(11, true, false)?;
+    let want: Vec<String> = wasm_lab::chapter::return_contract::view::steps(&snaps)
         .iter()
         .map(|s| s.pool.as_ref().map(|p| p.signature()).unwrap_or_default())
         .collect();

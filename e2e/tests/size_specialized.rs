@@ -6,7 +6,7 @@ use anyhow::{Result, ensure};
 use common::{error_says, fresh_rng, no_error, widget};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
-use wasm_lab::scenario::size_specialized::{go_specializes, monomorphize};
+use wasm_lab::chapter::size_specialized::scenario::{go_specializes, monomorphize};
 
 const PAGE: &str = "size-specialized.html";
 

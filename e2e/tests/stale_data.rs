@@ -7,7 +7,7 @@ use anyhow::{Context, Result, anyhow, ensure};
 use common::{absent, drawn_pool, error_says, no_error, predict, step_at, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::scenario::stale_data::{Scenario, run};
+use wasm_lab::chapter::stale_data::scenario::{Scenario, run};
 
 const PAGE: &str = "stale-data.html";
 
@@ -66,7 +66,7 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
         Browser::type_into(&w, "stale-read", read).await?;
         let want = run(&Scenario {
             second_size: size2.parse()?,
-            second: wasm_lab::scenario::stale_data::parse_line(line2)
+            second: wasm_lab::chapter::stale_data::scenario::parse_line(line2)
                 .map_err(anyhow::Error::msg)?,
             read: read.parse()?,
             ..Scenario::default()
@@ -129,8 +129,9 @@ async fn widget_explains_bad_input() -> Result<()> {
 
 /// The story's pool after each step, as the lab runs it natively.
 fn native_steps(s: &Scenario) -> Result<Vec<String>> {
-    let (_, snaps) = wasm_lab::scenario::stale_data::run_traced(s).map_err(|e| anyhow!("{e}"))?;
-    Ok(wasm_lab::view::stale_data::steps(&snaps, s)
+    let (_, snaps) =
+        wasm_lab::chapter::stale_data::scenario::run_traced(s).map_err(|e| anyhow!("{e}"))?;
+    Ok(wasm_lab::chapter::stale_data::view::steps(&snaps, s)
         .iter()
         .map(|st| st.pool.as_ref().map(|p| p.signature()).unwrap_or_default())
         .collect())

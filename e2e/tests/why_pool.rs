@@ -8,7 +8,7 @@ use anyhow::{Context, Result, anyhow, ensure};
 use common::{error_says, no_error, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
-use wasm_lab::scenario::why_pool::{break_even, run};
+use wasm_lab::chapter::why_pool::scenario::{break_even, run};
 
 const PAGE: &str = "why-pool.html";
 

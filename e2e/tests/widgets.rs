@@ -31,7 +31,7 @@ fn widget_pages() -> Result<Vec<(String, String, String)>> {
             }
         }
     }
-    ensure!(out.len() == wasm_lab::WIDGETS.len(), "{out:?}");
+    ensure!(out.len() == wasm_lab::widget_names().count(), "{out:?}");
     Ok(out)
 }
 

@@ -6,8 +6,9 @@ use bufpool::chunk::{SourceKind, blocks};
 use bufpool::pool::{PoolError, SharedConfig, SharedPool};
 use clap::Subcommand;
 use serde::Serialize;
+use wasm_lab::chapter::return_contract::scenario as return_contract;
+use wasm_lab::chapter::stale_data::scenario as stale_data;
 use wasm_lab::input::{group_digits, parse_size};
-use wasm_lab::scenario::{return_contract, stale_data};
 
 use crate::suites;
 

@@ -7,27 +7,27 @@
 //! Nothing here talks to the outside world, so nothing here can fail for reasons other than its
 //! input: every misuse is a typed error, never a panic.
 //!
+//! - [`chapter`]: one folder per chapter with a live part (its scenario runs, its widget's view
+//!   model, its quiz) and [`chapter::CHAPTERS`], the one list every registry is derived from.
 //! - [`calc`]: the bucket calculator's full answer for one request, with the formula's steps.
 //! - [`decimal`]: floats as fixed-point text, without core's float formatter.
 //! - [`html`]: the workspace's one HTML escaper (widgets and the book's preprocessor).
 //! - [`input`]: parsing what a reader types into a widget, with messages a reader understands.
 //! - [`progress`]: a student's quiz progress as the browser stores it, read strictly.
 //! - [`quiz`]: live quiz questions whose answers are computed by the lab itself.
-//! - [`scenario`]: each chapter's runs of the real pool and chunker, shared by its widget, its quiz
-//!   and the tests.
 
 // A chapter page's module (built without `all-chapters`, see `Cargo.toml`) leaves the other
 // chapters' code unreached on purpose: the linker drops it, and the compiler need not say so.
 #![cfg_attr(not(feature = "all-chapters"), allow(dead_code, unused_imports))]
 
 pub mod calc;
+pub mod chapter;
 pub mod decimal;
 pub mod html;
 pub mod input;
 mod json;
 pub mod progress;
 pub mod quiz;
-pub mod scenario;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
@@ -39,31 +39,17 @@ pub mod web;
 /// only: each chapter with a live part (its widget and quiz) and `progress` (the progress page's
 /// table, no chapter's code). `theme/lab-loader.js` imports `wasm/<module>/` for each module the
 /// page's mount points name, and `mountAll(module)` mounts that module's own mount points.
-pub const MODULES: &[&str] = &[
-    "why-pool",
-    "bucket-rounding",
-    "stale-data",
-    "return-contract",
-    "capacity",
-    "cliff",
-    "chunking",
-    "size-specialized",
-    "method",
-    "progress",
-];
+pub fn modules() -> impl Iterator<Item = &'static str> {
+    chapter::CHAPTERS
+        .iter()
+        .map(|c| c.name)
+        .chain(std::iter::once("progress"))
+}
 
-/// The widgets the wasm build can mount, by the name used in `{{#lab-widget NAME}}`.
-pub const WIDGETS: &[&str] = &[
-    "bucket-rounding",
-    "stale-data",
-    "return-contract",
-    "why-pool",
-    "capacity",
-    "cliff",
-    "chunking",
-    "size-specialized",
-    "method",
-];
+/// The widgets the book can mount, by the name used in `{{#lab-widget NAME}}`, in every build.
+pub fn widget_names() -> impl Iterator<Item = &'static str> {
+    chapter::CHAPTERS.iter().filter_map(|c| c.widget)
+}
 
 // The widgets report allocation counts, so the wasm build counts. Natively, binaries and tests
 // register the allocator themselves (see `alloc_count`).
@@ -74,26 +60,40 @@ static GLOBAL: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
 
 #[cfg(test)]
 mod tests {
-    /// Every widget and quiz lives in a module of its own name, and every chapter module has the
-    /// Cargo feature that builds it (and `all-chapters` includes it).
+    /// Every chapter has the Cargo feature that builds its module, and `all-chapters` includes it:
+    /// Cargo cannot derive features from [`super::chapter::CHAPTERS`], so this names the missing line.
     #[test]
-    fn every_live_part_has_its_module_and_feature() {
+    fn every_module_has_its_feature() {
         let manifest = include_str!("../Cargo.toml");
-        let names = super::WIDGETS
-            .iter()
-            .copied()
-            .chain(super::quiz::LISTING.iter().map(|q| q.id));
-        for name in names {
-            assert!(super::MODULES.contains(&name), "no module for {name}");
-        }
-        for &module in super::MODULES {
+        for module in super::modules() {
             assert!(
-                manifest.contains(&format!("\n{module} = []")),
-                "no feature `{module}` in wasm-lab/Cargo.toml"
+                manifest.contains(&format!(
+                    "
+{module} = []"
+                )),
+                "wasm-lab/Cargo.toml lacks the line `{module} = []` under [features]"
             );
             assert!(
-                manifest.contains(&format!("    \"{module}\",\n")),
-                "`all-chapters` lacks `{module}`"
+                manifest.contains(&format!(
+                    "    \"{module}\",
+"
+                )),
+                "wasm-lab/Cargo.toml: `all-chapters` lacks the line `    \"{module}\",`"
+            );
+        }
+    }
+
+    /// A chapter's widget and quiz carry the chapter's name (the book mounts them by it).
+    #[test]
+    fn a_chapter_s_parts_carry_its_name() {
+        for c in super::chapter::CHAPTERS {
+            assert!(c.widget.is_none_or(|w| w == c.name), "{}", c.name);
+            assert!(c.view.is_none_or(|w| w.name == c.name), "{}", c.name);
+            assert!(c.quiz.is_none_or(|q| q.id == c.name), "{}", c.name);
+            assert!(
+                c.listed.as_ref().is_none_or(|l| l.id == c.name),
+                "{}",
+                c.name
             );
         }
     }

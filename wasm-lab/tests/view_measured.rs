@@ -21,7 +21,7 @@ fn view_of(name: &str, edits: &[(&str, &str)]) -> view::View {
 
 #[test]
 fn every_widget_has_a_static_default() {
-    for w in view::WIDGETS {
+    for w in view::widgets() {
         let v = view_of(w.name, &[]);
         assert!(
             v.slots.iter().all(|s| s.error.is_none()),

@@ -30,7 +30,7 @@ fn no_failure(root: &Element) {
 
 #[wasm_bindgen_test]
 fn stale_widget_shows_the_articles_leak() {
-    use wasm_lab::scenario::stale_data::{Scenario, run};
+    use wasm_lab::chapter::stale_data::scenario::{Scenario, run};
     let w = mount(r#"<div data-lab-widget="stale-data"></div>"#);
     no_failure(&w);
     // The outcome waits for the reader's prediction.
@@ -232,7 +232,7 @@ fn why_widget_counts_with_the_allocator() {
     // The first use is measured here, and the break-even follows from it.
     let first = bytes_of(&text(&w, "why-setup-bytes")) + bytes_of(&text(&w, "why-first-bytes"));
     assert!(first >= 128, "first use {first}");
-    let even = wasm_lab::scenario::why_pool::break_even(first, 128).unwrap();
+    let even = wasm_lab::chapter::why_pool::scenario::break_even(first, 128).unwrap();
     assert!(
         text(&w, "why-break-even").starts_with(&even.to_string()),
         "{}",
@@ -244,7 +244,7 @@ fn why_widget_counts_with_the_allocator() {
     // The lab's run agrees with what the page shows, and a non-bucket size rounds up in the pool.
     type_into(&w, "why-size", "100");
     type_into(&w, "why-rounds", "50");
-    let r = wasm_lab::scenario::why_pool::run(50, 100).unwrap();
+    let r = wasm_lab::chapter::why_pool::scenario::run(50, 100).unwrap();
     assert!(r.fresh.measured);
     assert_eq!(text(&w, "why-fresh-bytes"), "5,000 B");
     assert_eq!(text(&w, "why-later-allocs"), "0");

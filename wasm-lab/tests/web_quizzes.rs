@@ -10,7 +10,7 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlInputElement};
 
 use wasm_lab::progress::{Progress, STORAGE_KEY};
-use wasm_lab::quiz::{Page, QUIZZES, Question, quiz};
+use wasm_lab::quiz::{Page, Question, quiz, quizzes};
 
 mod page;
 use page::*;
@@ -77,7 +77,7 @@ fn answer(item: &Element, q: &Question, given: &str) -> String {
 #[wasm_bindgen_test]
 fn every_quiz_grades_with_the_lab() {
     storage().remove_item(STORAGE_KEY).unwrap();
-    for spec in QUIZZES {
+    for spec in quizzes() {
         let id = spec.id;
         let q = mount_quiz(id, None);
         let items = items(&q);
@@ -209,7 +209,7 @@ fn progress_page_lists_every_quiz() {
     p.reveal("cliff", "new-in-loh");
     storage().set_item(STORAGE_KEY, &p.to_json()).unwrap();
     let host = mount(r#"<div data-lab-progress></div>"#);
-    for spec in QUIZZES {
+    for spec in quizzes() {
         by_id(&host, &format!("progress-{}", spec.id));
     }
     let row = by_id(&host, "progress-cliff");

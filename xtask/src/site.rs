@@ -39,7 +39,7 @@ pub fn modules_dir(root: &Path) -> PathBuf {
     target_dir(root).join("wasm-modules")
 }
 
-/// The lab as readers download it: one module per page kind ([`wasm_lab::MODULES`]: a chapter's
+/// The lab as readers download it: one module per page kind ([`wasm_lab::modules`]: a chapter's
 /// widget and quiz, or the progress page), each compiled with only its chapter's code, bound for
 /// the web into `book/src/wasm/<module>/` (the name and producers sections left out: nothing in a
 /// page reads them, and the name section alone was a fifth of the module), then shrunk by
@@ -66,7 +66,7 @@ pub fn build_wasm(root: &Path) -> Result<()> {
     let newest = newest_input(root, wasm_opt.as_deref());
     let mut largest = (0, "");
     let mut all = 0;
-    for &module in wasm_lab::MODULES {
+    for module in wasm_lab::modules() {
         let raw = kept.join(format!("{module}.wasm"));
         let dir = out.join(module);
         let shipped = [
@@ -91,7 +91,7 @@ pub fn build_wasm(root: &Path) -> Result<()> {
     println!(
         "the lab ships {} modules: the largest page downloads {} B of wasm and JS ({}), all \
          modules together are {} B",
-        wasm_lab::MODULES.len(),
+        wasm_lab::modules().count(),
         largest.0,
         largest.1,
         all
@@ -99,14 +99,14 @@ pub fn build_wasm(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Removes everything in `out` but the directories of [`wasm_lab::MODULES`]: nothing from an
+/// Removes everything in `out` but the directories of [`wasm_lab::modules`]: nothing from an
 /// earlier layout, or a module that no longer exists, may linger and be served.
 fn clear_all_but_modules(out: &Path) -> Result<()> {
     std::fs::create_dir_all(out)?;
     for entry in std::fs::read_dir(out)? {
         let entry = entry?;
         let keep = entry.file_type()?.is_dir()
-            && wasm_lab::MODULES.contains(&entry.file_name().to_string_lossy().as_ref());
+            && wasm_lab::modules().any(|m| m == entry.file_name().to_string_lossy());
         if !keep {
             let path = entry.path();
             let gone = if path.is_dir() {

@@ -20,6 +20,7 @@ pub const NAMES: &[&str] = &[
     "claims-report",
     "chart",
     "machines",
+    "provenance",
     "bucket-table",
     "lab-widget",
     "lab-quiz",

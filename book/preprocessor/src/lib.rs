@@ -4,7 +4,8 @@
 //!
 //! | directive | becomes |
 //! |---|---|
-//! | `{{#fig KEY}}` | the figure `KEY` from the primary machine's data, with its provenance |
+//! | `{{#fig KEY}}` | the figure `KEY` from the primary machine's data (machine, date and statistics in its popover) |
+//! | `{{#provenance}}` | once per page: the machine and run its Rust figures come from |
 //! | `{{#fig-table KEY …}}` | a table of those figures, one column per machine in `book/data/` |
 //! | `{{#claim KEY OP [VALUE]}}` | ✓ when the primary machine's data supports the sentence, ⚠ when it contradicts it, ? when too noisy; operators in `bench_data::claim` (`<` … `>=`, `==`, `below`, `above`, `includes`, `excludes`, `citable`, `not-citable`; KEY may be a pattern: every figure it names) |
 //! | `{{#verdict KEY [expect=…] [less=…] [more=…]}}` | a ratio's conclusion in words the data decides: "0.865× [0.864–0.871]: less time" or "no measurable difference" |

@@ -94,7 +94,7 @@ impl Shipped {
 /// together (`wasm_size.all.*`: what a reader of every chapter downloads once, then caches).
 fn record(s: &mut Session, dir: &Path) -> Result<()> {
     let mut shipped = Vec::new();
-    for &name in wasm_lab::MODULES {
+    for name in wasm_lab::modules() {
         match Shipped::read(dir, name) {
             Ok(m) => shipped.push(m),
             Err(e) => {

@@ -10,19 +10,22 @@
 //! are not attempts, the first miss gets a hint, the second (or "Show answer") reveals the answer
 //! and says why, and [`Record`] tells the page what to store in progress.
 //!
-//! A chapter's module here holds only its quiz: the [`Quiz`] constant and its kinds. The runs that
-//! compute the answers live in [`crate::scenario`], where the chapter's widget and the tests call
-//! them too (the bucket quiz asks [`crate::calc`] directly).
+//! This module is the engine; a chapter's quiz is `chapter/<name>/quiz.rs` and holds only the
+//! [`Quiz`] constant and its kinds. The runs that compute the answers are the chapter's
+//! `scenario.rs`, where its widget and the tests call them too (the bucket quiz asks
+//! [`crate::calc`] directly).
 //!
 //! ```
-//! use wasm_lab::quiz::{bucket_rounding, Page, Rng, Ask};
+//! use wasm_lab::chapter::bucket_rounding::quiz as bucket_rounding;
+//! use wasm_lab::quiz::{Page, Rng, Ask};
 //! let q = bucket_rounding::BucketIndex.replay("100", &Page::default()).unwrap();
 //! assert!(q.accepts("3"));
 //! assert!(!q.accepts(&q.wrong_answer()));
 //! ```
 //!
-//! To add a quiz: a module with unit structs implementing [`Kind`], a [`Quiz`] constant, and an
-//! entry in [`QUIZZES`]; the book mounts it with `{{#lab-quiz ID}}`.
+//! To add a quiz: `chapter/<name>/quiz.rs` with unit structs implementing [`Kind`] and a [`Quiz`]
+//! constant, named in the chapter's [`Chapter`](crate::chapter::Chapter) (`quiz` and `listed`);
+//! the book mounts it with `{{#lab-quiz NAME}}`.
 
 use std::fmt;
 
@@ -31,136 +34,26 @@ use serde::de::DeserializeOwned;
 
 use crate::input::{group_digits, parse_size};
 
-pub mod bucket_rounding;
-pub mod capacity;
-pub mod chunking;
-pub mod cliff;
 pub mod data;
-pub mod method;
 mod page;
-pub mod return_contract;
-pub mod size_specialized;
 pub mod snippets;
-pub mod stale_data;
-pub mod why_pool;
 
 pub use page::{Compiled, Fig, Gate, Page};
 
-/// Every quiz the book can mount, in the book's order.
-pub const QUIZZES: &[Quiz] = &[
-    #[cfg(feature = "why-pool")]
-    why_pool::QUIZ,
-    #[cfg(feature = "bucket-rounding")]
-    bucket_rounding::QUIZ,
-    #[cfg(feature = "stale-data")]
-    stale_data::QUIZ,
-    #[cfg(feature = "return-contract")]
-    return_contract::QUIZ,
-    #[cfg(feature = "capacity")]
-    capacity::QUIZ,
-    #[cfg(feature = "cliff")]
-    cliff::QUIZ,
-    #[cfg(feature = "chunking")]
-    chunking::QUIZ,
-    #[cfg(feature = "size-specialized")]
-    size_specialized::QUIZ,
-    #[cfg(feature = "method")]
-    method::QUIZ,
-];
+/// Every quiz this build can mount, in the book's order (a chapter's module has its own only).
+pub fn quizzes() -> impl Iterator<Item = &'static Quiz> {
+    crate::chapter::CHAPTERS.iter().filter_map(|c| c.quiz)
+}
 
 /// Every quiz in the book's order by id, title and question kinds, in every build: the progress
 /// page lists all of them, while a chapter page's module carries only its own chapter's quiz
-/// ([`QUIZZES`] follows the chapter features, see `Cargo.toml`). Ids and titles are read from the
-/// quizzes' constants (no code comes with them); a test checks the kind names against [`QUIZZES`].
-pub const LISTING: &[Listed] = &[
-    listed(
-        &why_pool::QUIZ,
-        &[
-            "fresh-bytes",
-            "pool-buffer-bytes",
-            "break-even",
-            "less-time-1mib",
-        ],
-    ),
-    listed(
-        &bucket_rounding::QUIZ,
-        &[
-            "bucket-index",
-            "buffer-length",
-            "wasted-bytes",
-            "length-is-request",
-        ],
-    ),
-    listed(
-        &stale_data::QUIZ,
-        &[
-            "leaked-bytes",
-            "non-zero-on-arrival",
-            "same-bucket-sees-old",
-            "payload-alive",
-        ],
-    ),
-    listed(
-        &return_contract::QUIZ,
-        &[
-            "shared-after-returns",
-            "foreign-accepted",
-            "forgotten-return",
-            "test-passed",
-            "does-it-compile",
-        ],
-    ),
-    listed(
-        &capacity::QUIZ,
-        &[
-            "capacity",
-            "bytes-per-round",
-            "create-keeps",
-            "override",
-            "big-machine",
-        ],
-    ),
-    listed(
-        &cliff::QUIZ,
-        &[
-            "new-in-loh",
-            "pool-in-loh",
-            "first-loh-length",
-            "glibc-chunk",
-            "glibc-mmap",
-            "fresh-edge",
-            "after-free",
-        ],
-    ),
-    listed(
-        &chunking::QUIZ,
-        &[
-            "first-chunk-arrays",
-            "first-chunk-bytes",
-            "later-chunk-bytes",
-            "chunk-path",
-            "pooled-first-bytes",
-        ],
-    ),
-    listed(
-        &size_specialized::QUIZ,
-        &[
-            "compile-time-bucket",
-            "bucket-routines",
-            "shared-path",
-            "go-specializes",
-        ],
-    ),
-    listed(
-        &method::QUIZ,
-        &[
-            "paired-ratio",
-            "citable",
-            "peer-less-time",
-            "after-free-mmapped",
-        ],
-    ),
-];
+/// ([`quizzes`] follows the chapter features, see `Cargo.toml`). Ids and titles are read from the
+/// quizzes' constants (no code comes with them); a test checks the kind names against [`quizzes`].
+pub fn listing() -> impl Iterator<Item = &'static Listed> {
+    crate::chapter::CHAPTERS
+        .iter()
+        .filter_map(|c| c.listed.as_ref())
+}
 
 /// A quiz as the progress page lists it.
 #[derive(Debug, PartialEq)]
@@ -171,11 +64,14 @@ pub struct Listed {
     pub kinds: &'static [&'static str],
 }
 
-const fn listed(q: &Quiz, kinds: &'static [&'static str]) -> Listed {
-    Listed {
-        id: q.id,
-        title: q.title,
-        kinds,
+impl Listed {
+    /// The listing of quiz `q` (its id and title, no code) with the names of its kinds.
+    pub const fn of(q: &Quiz, kinds: &'static [&'static str]) -> Listed {
+        Listed {
+            id: q.id,
+            title: q.title,
+            kinds,
+        }
     }
 }
 
@@ -194,7 +90,7 @@ pub struct Quiz {
 
 /// The quiz with this id.
 pub fn quiz(id: &str) -> Option<&'static Quiz> {
-    QUIZZES.iter().find(|q| q.id == id)
+    quizzes().find(|q| q.id == id)
 }
 
 impl Quiz {

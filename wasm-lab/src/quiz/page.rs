@@ -75,7 +75,7 @@ impl Page {
             ..Page::default()
         };
         let gates = [Gate::Absolute, Gate::RatioOnly, Gate::Unfit];
-        for (i, key) in super::QUIZZES.iter().flat_map(|q| q.figures).enumerate() {
+        for (i, key) in super::quizzes().flat_map(|q| q.figures).enumerate() {
             let ratio = key.contains("_vs_");
             let (value, low, high) = if ratio {
                 [(0.8, 0.78, 0.82), (1.3, 1.2, 1.4), (1.0, 0.97, 1.03)][i % 3]

@@ -14,7 +14,7 @@ fn gives_away(q: &Question, text: &str) -> bool {
 fn every_kind_grades_with_the_lab() {
     let page = Page::sample();
     let mut rng = Rng::new(7);
-    for quiz in QUIZZES {
+    for quiz in quizzes() {
         assert!(
             quiz.kinds.len() >= 3,
             "{} has fewer than three questions",
@@ -64,7 +64,7 @@ fn every_kind_grades_with_the_lab() {
 fn misconceptions_have_their_own_hints() {
     let page = Page::sample();
     let mut rng = Rng::new(3);
-    for quiz in QUIZZES {
+    for quiz in quizzes() {
         for &kind in quiz.kinds {
             let q = kind.pose(&mut rng, &page).unwrap();
             let hints: std::collections::BTreeSet<_> =
@@ -77,7 +77,9 @@ fn misconceptions_have_their_own_hints() {
 #[test]
 fn reveal_after_two_misses_and_not_before() {
     let page = Page::default();
-    let q = bucket_rounding::BufferLength.replay("1025", &page).unwrap();
+    let q = crate::chapter::bucket_rounding::quiz::BufferLength
+        .replay("1025", &page)
+        .unwrap();
     let mut a = Attempt::new(q.clone());
     // Unreadable or empty input and repeated answers are not attempts.
     assert_eq!(a.submit("  ").record, Record::Nothing);
@@ -100,7 +102,9 @@ fn reveal_after_two_misses_and_not_before() {
     assert_eq!(a.state, State::Revealed);
     assert_eq!(a.submit("2,048").record, Record::Nothing);
 
-    let typed = bucket_rounding::WastedBytes.replay("100", &page).unwrap();
+    let typed = crate::chapter::bucket_rounding::quiz::WastedBytes
+        .replay("100", &page)
+        .unwrap();
     let mut a = Attempt::new(typed.clone());
     let r = a.submit("abc");
     assert_eq!((r.tone, r.record), (Tone::Note, Record::Nothing));
@@ -129,11 +133,13 @@ fn options_are_shuffled() {
     let mut rng = Rng::new(11);
     let orders: std::collections::BTreeSet<Vec<String>> = (0..20)
         .map(|_| {
-            let mut q = bucket_rounding::BufferLength.pose(&mut rng, &page).unwrap();
+            let mut q = crate::chapter::bucket_rounding::quiz::BufferLength
+                .pose(&mut rng, &page)
+                .unwrap();
             // Same question every time: only the order may change.
             q = Question {
                 options: {
-                    let mut o = bucket_rounding::BufferLength
+                    let mut o = crate::chapter::bucket_rounding::quiz::BufferLength
                         .replay("5", &page)
                         .unwrap()
                         .options;
@@ -181,7 +187,9 @@ fn less_time_follows_the_interval_and_the_gate() {
         let mut page = Page::sample();
         let f = page.figures.get_mut(key).unwrap();
         (f.value, f.low, f.high, f.gate) = (value, low, high, gate);
-        let q = why_pool::AT_1_MIB.pose(&mut Rng::new(5), &page).unwrap();
+        let q = crate::chapter::why_pool::quiz::AT_1_MIB
+            .pose(&mut Rng::new(5), &page)
+            .unwrap();
         for m in &q.solution.mistakes {
             assert!(!q.accepts(&m.answer));
         }
@@ -196,25 +204,30 @@ fn less_time_follows_the_interval_and_the_gate() {
     assert!(answer(0.5, 0.1, 0.9, Gate::Unfit).contains("too noisy"));
 }
 
-/// The progress page's listing names every quiz, in order, with its kinds as [`QUIZZES`] has
+/// The progress page's listing names every quiz, in order, with its kinds as [`quizzes`] has
 /// them (on failure, the message is the listing to paste).
 #[test]
 fn the_listing_matches_the_quizzes() {
-    let want: Vec<Listed> = QUIZZES
-        .iter()
+    let want: Vec<Listed> = quizzes()
         .map(|q| Listed {
             id: q.id,
             title: q.title,
             kinds: q.kinds.iter().map(|k| k.name()).collect::<Vec<_>>().leak(),
         })
         .collect();
-    let paste: String = QUIZZES
-        .iter()
+    let paste: String = quizzes()
         .zip(&want)
         .map(|(q, l)| {
             let module = q.id.replace('-', "_");
-            format!("    listed(&{module}::QUIZ, &{:?}),\n", l.kinds)
+            format!(
+                "chapter/{module}/mod.rs: listed: Some(Listed::of(&quiz::QUIZ, &{:?})),\n",
+                l.kinds
+            )
         })
         .collect();
-    assert_eq!(LISTING, want.as_slice(), "\n{paste}");
+    assert_eq!(
+        listing().collect::<Vec<_>>(),
+        want.iter().collect::<Vec<_>>(),
+        "\n{paste}"
+    );
 }

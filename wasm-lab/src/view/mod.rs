@@ -31,17 +31,9 @@ pub fn fmt(args: std::fmt::Arguments<'_>) -> String {
     std::fmt::format(args)
 }
 
-pub mod bucket_rounding;
-pub mod capacity;
-pub mod chunking;
-pub mod cliff;
 pub mod html;
 pub mod pool;
-pub mod return_contract;
-pub mod size_specialized;
-pub mod stale_data;
 pub mod url;
-pub mod why_pool;
 
 /// One widget: its form and its view function.
 pub struct Widget {
@@ -53,29 +45,14 @@ pub struct Widget {
     pub view: fn(&Inputs, &Env) -> View,
 }
 
-/// Every widget, by name (the names of [`crate::WIDGETS`]).
-pub const WIDGETS: &[Widget] = &[
-    #[cfg(feature = "bucket-rounding")]
-    bucket_rounding::WIDGET,
-    #[cfg(feature = "stale-data")]
-    stale_data::WIDGET,
-    #[cfg(feature = "return-contract")]
-    return_contract::WIDGET,
-    #[cfg(feature = "why-pool")]
-    why_pool::WIDGET,
-    #[cfg(feature = "capacity")]
-    capacity::WIDGET,
-    #[cfg(feature = "cliff")]
-    cliff::WIDGET,
-    #[cfg(feature = "chunking")]
-    chunking::WIDGET,
-    #[cfg(feature = "size-specialized")]
-    size_specialized::WIDGET,
-];
+/// Every widget view model this build has (a chapter's module has its own only).
+pub fn widgets() -> impl Iterator<Item = &'static Widget> {
+    crate::chapter::CHAPTERS.iter().filter_map(|c| c.view)
+}
 
 /// The widget called `name`.
 pub fn widget(name: &str) -> Option<&'static Widget> {
-    WIDGETS.iter().find(|w| w.name == name)
+    widgets().find(|w| w.name == name)
 }
 
 /// Where a view is computed.

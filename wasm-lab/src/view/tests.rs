@@ -161,7 +161,7 @@ fn exact_numbers_are_read_as_typed() {
 #[test]
 fn capacity_arithmetic_is_exact() {
     // The 1 + 8 × 1,073,741,825 saturated to 4,294,967,295 in 32-bit wasm.
-    let s = crate::scenario::capacity::Setup {
+    let s = crate::chapter::capacity::scenario::Setup {
         partitions: 8,
         arrays_per_partition: 1_073_741_825,
         held: 2,
@@ -328,8 +328,8 @@ fn capacity_steps_fill_spill_and_trim() {
 
 #[test]
 fn static_default_of_every_widget() {
-    for w in WIDGETS {
-        assert!(crate::WIDGETS.contains(&w.name), "{}", w.name);
+    for w in widgets() {
+        assert!(crate::widget_names().any(|n| n == w.name), "{}", w.name);
         let form = (w.form)("");
         let v = (w.view)(&Inputs::from_form(&form), &Env::default());
         let page = html::widget(w.name, &form, &v);
@@ -357,10 +357,8 @@ fn static_default_of_every_widget() {
     }
     // Every widget has a view model but the reader-timing one (`web/method.rs`), which measures
     // the reader's browser and has no default result to draw.
-    let without_view: Vec<&str> = crate::WIDGETS
-        .iter()
-        .copied()
-        .filter(|n| !WIDGETS.iter().any(|w| w.name == *n))
+    let without_view: Vec<&str> = crate::widget_names()
+        .filter(|n| !widgets().any(|w| w.name == *n))
         .collect();
     assert_eq!(without_view, ["method"]);
 }
@@ -368,8 +366,11 @@ fn static_default_of_every_widget() {
 #[test]
 fn chunking_strategy_names_are_the_chunkers() {
     for s in bufpool::chunk::Strategy::ALL {
-        let key = chunking::strategy_key(s);
-        assert!(chunking::STRATEGIES.contains(&(key, s.name())), "{key}");
+        let key = crate::chapter::chunking::view::strategy_key(s);
+        assert!(
+            crate::chapter::chunking::view::STRATEGIES.contains(&(key, s.name())),
+            "{key}"
+        );
     }
 }
 

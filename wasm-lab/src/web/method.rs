@@ -8,10 +8,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
 use super::{dom, fields};
-use crate::input::group_digits;
-use crate::scenario::method::{
+use crate::chapter::method::scenario::{
     BATCH_MS, Comparison, ROUNDS, SIZES, Summary, reader_runs, timer_step_ms,
 };
+use crate::input::group_digits;
 
 const TEMPLATE: &str = r#"
 <p><label class="lab-field">Buffer size

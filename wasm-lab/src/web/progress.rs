@@ -12,7 +12,7 @@ use web_sys::Element;
 
 use super::dom::{self, escape};
 use crate::progress::{Progress, STORAGE_KEY};
-use crate::quiz::LISTING;
+use crate::quiz::listing;
 
 thread_local! {
     /// The notice about progress set aside, kept for the page's life: the first quiz to open
@@ -150,7 +150,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
          <th scope=\"col\">solved</th><th scope=\"col\">attempts</th><th scope=\"col\">answers shown</th>\
          <th scope=\"col\"></th></tr></thead><tbody>",
     );
-    for q in LISTING {
+    for q in listing() {
         html.push_str(&format!(
             "<tr data-testid=\"progress-{id}\"><th scope=\"row\"><a href=\"{id}.html\">{title}</a></th>\
              <td data-testid=\"solved\"></td><td data-testid=\"attempts\"></td><td data-testid=\"revealed\"></td><td>{reset}</td></tr>",
@@ -175,7 +175,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
         el.set_text_content(Some(&notice));
         dom::set_hidden(&el, false);
     }
-    for q in LISTING {
+    for q in listing() {
         let row = dom::find(root, &format!("progress-{}", q.id))?;
         let (s, r) = (store.clone(), root.clone());
         wire_confirm(&row, "reset", move || {
@@ -193,7 +193,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
 
 #[cfg(feature = "progress")]
 fn show(root: &Element, store: &Store) -> Result<(), String> {
-    for q in LISTING {
+    for q in listing() {
         let row = dom::find(root, &format!("progress-{}", q.id))?;
         let (mut solved, mut attempts, mut revealed) = (0, 0, 0);
         for k in q.kinds {

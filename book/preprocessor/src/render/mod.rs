@@ -52,6 +52,7 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("machines", []) => Ok(machines(data)),
         ("instructions", []) => instructions::table(data),
         ("listing", [key]) => instructions::listing(key, data),
+        ("provenance", []) => provenance(data),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget::widget(name, options),
         ("lab-quiz", [id, options @ ..]) => quiz::quiz(id, options, data, key),
@@ -141,10 +142,29 @@ pub fn popover(data: &Data, attrs: &str, shown: &str, details: &str) -> String {
 
 fn fig(key: &str, data: &Data) -> Result<String, String> {
     let (file, f) = data.figure(key)?;
+    // The machine and date are said once per page (`{{#provenance}}`) and in the popover.
+    Ok(cell(key, f, file, data))
+}
+
+/// `{{#provenance}}`: once per page, the machine and run the page's Rust figures come from, so
+/// that a figure in running prose reads as a number, not as a number plus its source.
+fn provenance(data: &Data) -> Result<String, String> {
+    let file = data.primary()?;
+    let m = &file.machine;
+    let others = data.files().len().saturating_sub(1);
+    let also = if others > 0 {
+        format!(" Tables show {others} more machine(s) or runtime(s) as columns.")
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "{} <span class=\"lab-prov\">({}, {})</span>",
-        cell(key, f, file, data),
-        escape(&file.label()),
+        "\n\n<p class=\"lab-prov lab-provenance\" data-machine=\"{}\">Rust figures on this page: \
+         {} ({}, {} logical cores, {}), run of {}. Select a figure for its statistics.{also}</p>\n\n",
+        escape(&file.stem()),
+        escape(&m.id),
+        escape(&m.cpu_model),
+        m.logical_cores,
+        escape(&file.run.allocator),
         date(file)
     ))
 }

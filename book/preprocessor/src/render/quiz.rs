@@ -23,7 +23,7 @@ pub struct Key {
 /// The mount point (live quiz) and its printed form.
 pub fn quiz(id: &str, options: &[&str], data: &Data, key: &mut Key) -> Result<String, String> {
     let spec = wasm_lab::quiz::quiz(id).ok_or_else(|| {
-        let known: Vec<&str> = wasm_lab::quiz::QUIZZES.iter().map(|q| q.id).collect();
+        let known: Vec<&str> = wasm_lab::quiz::quizzes().map(|q| q.id).collect();
         format!("the lab has no quiz `{id}` (it has: {})", known.join(", "))
     })?;
     let mut kinds = None;
@@ -176,7 +176,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use wasm_lab::quiz::why_pool::AT_1_MIB;
+    use wasm_lab::chapter::why_pool::quiz::AT_1_MIB;
     use wasm_lab::quiz::{Ask, Page};
 
     const KEY: &str = "rent_return.1048576.pool_write_vs_fresh_vec_write";

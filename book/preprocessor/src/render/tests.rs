@@ -39,7 +39,19 @@ fn cites_figures_with_provenance() {
     let out = chapter("It costs {{#fig a.ns}} and {{#fig a.bytes}}.", &data()).unwrap();
     assert!(out.contains(">12.3 ns</button>"), "{out}");
     assert!(out.contains(">152,000,000 B</button>"), "{out}");
-    assert!(out.contains("(m-one, 2026-11-30)"), "{out}");
+    assert!(
+        !out.contains("(m-one, 2026-11-30)"),
+        "no provenance after each figure: {out}"
+    );
+    assert!(
+        out.contains("m-one"),
+        "the popover names the machine: {out}"
+    );
+    let once = chapter("{{#provenance}}", &data()).unwrap();
+    assert!(
+        once.contains("m-one") && once.contains("2026-11-30"),
+        "{once}"
+    );
 }
 
 #[test]
@@ -242,10 +254,13 @@ fn statistics_and_marks_open_without_a_mouse() {
         out.contains("popovertarget=\"lab-pop-1\"") && out.contains("id=\"lab-pop-1\" popover>"),
         "{out}"
     );
+    assert!(out.contains("id=\"lab-pop-2\" popover>Holds: "), "{out}");
+    // In words, not keys: the figure's title and value, and what the sentence needs.
     assert!(
-        out.contains("id=\"lab-pop-2\" popover>✓ a.ratio &lt; 1 on m-one"),
+        out.contains(", under 1×. (Measured on m-one, run of 2026-11-30.)"),
         "{out}"
     );
+    assert!(!out.contains("popover>✓ a.ratio"), "{out}");
     assert!(out.contains("median of 50 samples"), "{out}");
     assert!(!out.contains("title="), "{out}");
 }

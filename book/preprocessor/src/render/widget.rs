@@ -10,7 +10,7 @@ pub const NO_SCRIPT: &str = "This widget needs JavaScript to change it: what you
 
 pub fn widget(name: &str, options: &[&str]) -> Result<String, String> {
     let Some(w) = view::widget(name) else {
-        if wasm_lab::WIDGETS.contains(&name) {
+        if wasm_lab::widget_names().any(|n| n == name) {
             // A widget with no default result to draw: it measures the reader's own browser.
             return Ok(format!(
                 "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\">\
@@ -20,7 +20,7 @@ pub fn widget(name: &str, options: &[&str]) -> Result<String, String> {
         }
         return Err(format!(
             "the lab has no widget `{name}` (it has: {})",
-            wasm_lab::WIDGETS.join(", ")
+            wasm_lab::widget_names().collect::<Vec<_>>().join(", ")
         ));
     };
     let mut attrs = String::new();

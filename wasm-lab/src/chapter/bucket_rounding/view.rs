@@ -1,0 +1,71 @@
+//! The bucket calculator's view (chapter 2): a request → the bucket, its length and the waste.
+
+use crate::calc::calculate;
+use crate::decimal::fixed;
+use crate::input::{field_size, group_digits};
+use crate::view::f;
+use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, or, pair, sentence};
+
+pub const WIDGET: Widget = Widget {
+    name: "bucket-rounding",
+    form,
+    view,
+};
+
+/// `initial=N`.
+pub fn form(initial: &str) -> Form {
+    Form::single(
+        "calc",
+        vec![Field::new(
+            "calc-input",
+            "Request size (bytes)",
+            Kind::Number,
+            or(initial, "100"),
+        )],
+        Some("One whole number; group digits with commas (1,048,576)."),
+    )
+}
+
+pub fn view(inputs: &Inputs, _env: &Env) -> View {
+    View::one(
+        "calc",
+        field_size("Request size", inputs.get("calc-input")).map(|request| {
+            let c = calculate(request);
+            let index = match (c.kind, c.index) {
+                (_, Some(i)) => i.to_string(),
+                ("empty", None) => "none (empty buffer)".into(),
+                _ => "none (not pooled)".into(),
+            };
+            let announce = f!(
+                "{} bytes: a buffer of {}, {} wasted.",
+                group_digits(request),
+                group_digits(c.length),
+                group_digits(c.wasted)
+            );
+            (
+                vec![
+                    Part::Pairs(vec![
+                        pair("Bucket index", "calc-index", index),
+                        pair("Buffer length", "calc-length", group_digits(c.length)),
+                        pair("Wasted bytes", "calc-wasted", group_digits(c.wasted)),
+                        pair(
+                            "Share of the buffer wasted",
+                            "calc-percent",
+                            f!("{} %", fixed(c.wasted_percent, 1)),
+                        ),
+                        pair(
+                            "Excess over the request",
+                            "calc-excess",
+                            f!("{} %", fixed(c.excess_percent, 1)),
+                        ),
+                    ]),
+                    Part::Note {
+                        id: Some("calc-why"),
+                        text: sentence(&c.why),
+                    },
+                ],
+                announce,
+            )
+        }),
+    )
+}

@@ -1,0 +1,209 @@
+//! The capacity widget's view (chapter 5): P, M, K and a size → a real `SharedPool` run round
+//! by round, stepped through with the bucket drawn: partitions filling, the spill past
+//! `1 + P × M`, the trims dropping buffers.
+
+use crate::chapter::capacity::scenario::{Setup, Snap, run_rounds_traced};
+use crate::input::{field_number, field_size, group_digits};
+use crate::view::f;
+use crate::view::pool::{BucketView, BufView, Holder, PoolView};
+use crate::view::{
+    Env, Field, Form, Inputs, Kind, Part, Row, Step, Steps, Table, View, Widget, cell,
+    initial_parts, or, pair, step_at, step_key,
+};
+
+/// Rounds the widget runs.
+pub const ROUNDS: u32 = 3;
+
+pub const WIDGET: Widget = Widget {
+    name: "capacity",
+    form,
+    view,
+};
+
+/// `initial=P/M/K/SIZE`, e.g. `initial=8/32/258/128` (the Thai article's 8-core machine).
+pub fn form(initial: &str) -> Form {
+    let v = initial_parts(initial, 4);
+    Form::single(
+        "cap",
+        vec![
+            Field::new("cap-p", "P, partitions", Kind::Number, or(&v[0], "8")),
+            Field::new("cap-m", "M, per partition", Kind::Number, or(&v[1], "32")),
+            Field::new("cap-k", "K, held at once", Kind::Number, or(&v[2], "258")),
+            Field::new("cap-size", "Size (bytes)", Kind::Number, or(&v[3], "128")),
+        ],
+        Some(GRAMMAR_NOTE),
+    )
+}
+
+const GRAMMAR_NOTE: &str = "Every field takes one whole number (group digits with commas: 1,024).";
+
+fn setup(inputs: &Inputs) -> Result<Setup, String> {
+    Ok(Setup {
+        partitions: field_number("P", inputs.get("cap-p"), u64::MAX)?,
+        arrays_per_partition: field_number("M", inputs.get("cap-m"), u64::MAX)?,
+        held: field_number("K", inputs.get("cap-k"), u64::MAX)?,
+        size: field_size("Size", inputs.get("cap-size"))?,
+    })
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    f!("{} {}", group_digits(n), if n == 1 { one } else { many })
+}
+
+pub fn view(inputs: &Inputs, _env: &Env) -> View {
+    View::one("cap", result(inputs))
+}
+
+fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
+    let s = setup(inputs)?;
+    let (run, snaps) = run_rounds_traced(s, ROUNDS).map_err(|e| e.to_string())?;
+    let capacity = group_digits(run.capacity);
+    let formula = f!(
+        "1 + {} × {} = {capacity}",
+        group_digits(s.partitions),
+        group_digits(s.arrays_per_partition)
+    );
+    let length = if run.buffer_length == 0 {
+        "0 (the empty buffer, never pooled)".to_string()
+    } else if run.pooled {
+        group_digits(run.buffer_length)
+    } else {
+        f!(
+            "{} (over the largest bucket: exact length, never pooled)",
+            group_digits(run.buffer_length)
+        )
+    };
+    let steps = steps(&snaps, &s, run.buffer_length);
+    let at = if inputs.has(&step_key("cap")) {
+        step_at(inputs, "cap", steps.len())
+    } else {
+        steps.len() - 1
+    };
+    let rows = run
+        .rounds
+        .iter()
+        .map(|r| {
+            let n = r.round;
+            Row {
+                id: Some(f!("cap-round-{n}")),
+                cells: vec![
+                    cell("", n.to_string()),
+                    cell(f!("cap-r{n}-new"), group_digits(r.allocated_buffers)),
+                    cell(f!("cap-r{n}-bytes"), group_digits(r.allocated_bytes)),
+                    cell(
+                        f!("cap-r{n}-counted"),
+                        r.counted_bytes
+                            .map_or("(not counted)".to_string(), group_digits),
+                    ),
+                    cell(f!("cap-r{n}-kept"), group_digits(r.kept_after_return)),
+                    cell(f!("cap-r{n}-kept-bytes"), group_digits(r.retained_bytes)),
+                ],
+                ..Row::default()
+            }
+        })
+        .collect();
+    let create = match run.create_keeps {
+        None => "nothing to keep (empty buffer)".to_string(),
+        Some(true) => "yes (within its default 1,048,576)".to_string(),
+        Some(false) => "no (over its default 1,048,576)".to_string(),
+    };
+    let later = run.rounds.get(1).map_or(0, |r| r.allocated_buffers);
+    let why = if !run.pooled {
+        "Buffers of this size never go back into the pool: every round allocates all K.".to_string()
+    } else if later == 0 {
+        f!(
+            "K = {} fits in {formula}: after the first round every rent is served from the pool.",
+            group_digits(s.held)
+        )
+    } else {
+        f!(
+            "K = {} is over {formula}: each round, {} dropped on return and allocated again on the next rent.",
+            group_digits(s.held),
+            plural(later, "buffer is", "buffers are")
+        )
+    };
+    let announce = f!(
+        "Kept per size {formula}; round 2 allocates {}.",
+        plural(later, "new buffer", "new buffers")
+    );
+    Ok((
+        vec![
+            Part::Pairs(vec![
+                pair("Kept per size, 1 + P × M", "cap-capacity", capacity),
+                pair("Buffer length (bucket)", "cap-length", length),
+            ]),
+            Part::Steps(Steps {
+                id: "cap-steps",
+                steps,
+                at,
+            }),
+            Part::Table(Table {
+                id: "cap-rounds",
+                head: vec![
+                    "Round",
+                    "New buffers",
+                    "Bytes of new buffers",
+                    "Bytes counted by the allocator",
+                    "Kept after return",
+                    "Bytes kept",
+                ],
+                rows,
+            }),
+            Part::Pairs(vec![
+                pair(
+                    "Kept after a High-pressure trim",
+                    "cap-trim1",
+                    group_digits(run.kept_after_first_trim),
+                ),
+                pair(
+                    "… and another 11 s later",
+                    "cap-trim2",
+                    group_digits(run.kept_after_second_trim),
+                ),
+                pair("Would `Create()` keep this size?", "cap-create", create),
+            ]),
+            Part::Note {
+                id: Some("cap-why"),
+                text: why,
+            },
+        ],
+        announce,
+    ))
+}
+
+/// The run's steps, the bucket drawn after each.
+pub fn steps(snaps: &[Snap], s: &Setup, length: u64) -> Vec<Step> {
+    snaps
+        .iter()
+        .map(|snap| Step {
+            code: snap.code.clone(),
+            text: snap.text.clone(),
+            pool: Some(PoolView {
+                buckets: snap
+                    .layout
+                    .iter()
+                    .map(|l| {
+                        BucketView::from_layout(length, s.arrays_per_partition, l, |_| BufView {
+                            label: String::new(),
+                            colour: 0,
+                        })
+                    })
+                    .collect(),
+                holders: vec![Holder {
+                    name: "your code".into(),
+                    buf: None,
+                    note: f!("holds {}", plural(snap.held, "buffer", "buffers")),
+                }],
+                dropped: if snap.dropped > 0 {
+                    f!(
+                        "{} dropped at this step",
+                        plural(snap.dropped, "buffer", "buffers")
+                    )
+                } else {
+                    String::new()
+                },
+                bytes: Vec::new(),
+            }),
+        })
+        .collect()
+}

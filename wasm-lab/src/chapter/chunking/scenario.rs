@@ -1,0 +1,303 @@
+//! Chunking (chapter 7), the scenario: what each chunk costs, by strategy and source kind,
+//! computed by the chunker ([`bufpool::chunk`]) and, for the pooled strategy, by the real shared
+//! pool.
+//!
+//! [`table`] is what the `chunking` widget (`web/chunking.rs`) shows: the chunker's `blocks`
+//! report for one source kind, with the pooled row measured through [`SharedPool`] (the chunker's
+//! `RentBuffer` seam, wired to the real pool) instead of the report's minimal free list. The
+//! chapter's quiz ([`crate::chapter::chunking::quiz`]) grades its answers with the functions below.
+//!
+//! ```
+//! use wasm_lab::chapter::chunking::scenario::{first_chunk_arrays, later_chunk_dotnet_bytes, pooled_first_bytes};
+//! assert_eq!(first_chunk_arrays(20_000), 14);          // 4, 8, …, 16,384, 20,000
+//! assert_eq!(later_chunk_dotnet_bytes(20_000), 80_024); // header included
+//! assert_eq!(later_chunk_dotnet_bytes(25_000), 100_024);
+//! assert_eq!(pooled_first_bytes(20_000).unwrap(), 131_072); // the 32,768-element bucket
+//! ```
+
+use serde::Serialize;
+
+use crate::input::group_digits;
+use bufpool::alloc_count;
+use bufpool::bucket;
+use bufpool::chunk::dotnet::{self, dotnet_array_bytes};
+use bufpool::chunk::{
+    Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, predict_blocks,
+    run,
+};
+use bufpool::pool::SharedPool;
+
+/// Most elements the widget chunks (16 MB of `i32`).
+pub const MAX_LEN: u64 = 4_000_000;
+/// Largest chunk size the widget takes.
+pub const MAX_SIZE: u64 = 4_194_304;
+
+/// One row of the widget's table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Row {
+    pub strategy: Strategy,
+    /// What ran (for `Enumerable.Chunk`: the path .NET picks for this source).
+    pub path: &'static str,
+    /// Measured cost of the first chunk.
+    pub first: ChunkCost,
+    /// Measured cost of the second chunk (`None` with a single chunk).
+    pub later: Option<ChunkCost>,
+    /// What .NET allocates for the first and a later chunk (headers included), .NET paths only.
+    pub dotnet_first_bytes: Option<u64>,
+    pub dotnet_later_bytes: Option<u64>,
+    /// Whether .NET's chunk array lands in the LOH (on the unaligned size, see [`crate::chapter::cliff::scenario`]).
+    pub dotnet_chunk_in_loh: Option<bool>,
+}
+
+/// The widget's table for one source kind, plus the chosen strategy's first-chunk blocks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Table {
+    pub len: u64,
+    pub size: u64,
+    pub source: SourceKind,
+    pub rows: Vec<Row>,
+    /// The chosen strategy's first-chunk blocks by formula (for the pooled strategy: the pool's
+    /// bucket-length buffer).
+    pub first_blocks: Vec<Block>,
+}
+
+/// Why a widget setting cannot run.
+pub fn check(len: u64, size: u64) -> Result<(), String> {
+    if size == 0 {
+        return Err(ChunkError::ZeroSize.to_string()
+            + " (.NET throws ArgumentOutOfRangeException for size < 1)");
+    }
+    if len > MAX_LEN {
+        return Err(format!(
+            "{} elements is more than this page chunks (at most {})",
+            group_digits(len),
+            group_digits(MAX_LEN)
+        ));
+    }
+    if size > MAX_SIZE {
+        return Err(format!(
+            "a chunk of {} elements is more than this page allocates (at most {})",
+            group_digits(size),
+            group_digits(MAX_SIZE)
+        ));
+    }
+    Ok(())
+}
+
+/// The pooled strategy run through a fresh [`SharedPool`], measured by the counting allocator:
+/// the first chunk, then the second. Also returns the pool's buffer length.
+///
+/// # Errors
+///
+/// [`ChunkError::NotInstalled`] without the counting allocator; chunking errors.
+pub fn shared_pool_costs(
+    len: usize,
+    size: usize,
+    kind: SourceKind,
+) -> Result<(ChunkCost, Option<ChunkCost>), ChunkError> {
+    let data: Vec<i32> = vec![0; len];
+    let take = |n: usize| -> Result<ChunkCost, ChunkError> {
+        let mut pool = SharedPool::<i32>::new();
+        let plan = Plan {
+            strategy: Strategy::Pooled,
+            size,
+            mode: Mode::Drop,
+            max_chunks: Some(n),
+        };
+        let source = Source::of(kind, &data);
+        let (result, stats) =
+            alloc_count::measure(|| run(plan, source, Some(&mut pool), &mut |_| ()))?;
+        result?;
+        Ok(ChunkCost {
+            allocations: stats.allocations,
+            reallocations: stats.reallocations,
+            bytes: stats.bytes_requested,
+        })
+    };
+    let one = take(1)?;
+    let later = if len > size {
+        let two = take(2)?;
+        Some(ChunkCost {
+            allocations: two.allocations - one.allocations,
+            reallocations: two.reallocations - one.reallocations,
+            bytes: two.bytes - one.bytes,
+        })
+    } else {
+        None
+    };
+    Ok((one, later))
+}
+
+/// The widget's table: `len` `i32`s of `source` kind in chunks of `size`, every strategy that
+/// applies, measured live; `strategy` picks the blocks shown in detail.
+///
+/// # Errors
+///
+/// A message for the reader: bad settings, a strategy that cannot read this source, or a
+/// measurement that could not run.
+pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Result<Table, String> {
+    check(len, size)?;
+    strategy
+        .check(source, Mode::Drop)
+        .map_err(|e| e.to_string())?;
+    let (ulen, usize_) = (len as usize, size as usize);
+    let report = blocks::<i32>(ulen, usize_).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for r in report.rows.iter().filter(|r| r.source == source) {
+        let (first, later) = if r.strategy == Strategy::Pooled {
+            shared_pool_costs(ulen, usize_, source).map_err(|e| e.to_string())?
+        } else {
+            (r.first, r.later)
+        };
+        let chunk_len = size.min(len) as usize;
+        let is_dotnet = r.dotnet_first_bytes.is_some();
+        rows.push(Row {
+            strategy: r.strategy,
+            path: if r.strategy == Strategy::Pooled {
+                "pooled buffer (SharedPool)"
+            } else {
+                r.path
+            },
+            first,
+            later,
+            dotnet_first_bytes: r.dotnet_first_bytes,
+            dotnet_later_bytes: r.dotnet_later_bytes,
+            dotnet_chunk_in_loh: is_dotnet
+                .then(|| crate::chapter::cliff::scenario::in_loh(chunk_len as u64, 4)),
+        });
+    }
+    let first_blocks = if strategy == Strategy::Pooled {
+        if len == 0 {
+            Vec::new()
+        } else {
+            let want = match source {
+                SourceKind::Yielded => usize_,
+                _ => usize_.min(ulen),
+            };
+            vec![Block::Alloc(bucket::round(want).length())]
+        }
+    } else {
+        predict_blocks(strategy, source, ulen, usize_, 4, 0).map_err(|e| e.to_string())?
+    };
+    Ok(Table {
+        len,
+        size,
+        source,
+        rows,
+        first_blocks,
+    })
+}
+
+/// Arrays .NET's enumerable path allocates for a first chunk of `size` (a full one).
+pub fn first_chunk_arrays(size: u64) -> u64 {
+    enumerable_first(size).len() as u64
+}
+
+/// The arrays .NET's enumerable path allocates for a first, full chunk of `size` `i32`s.
+pub(crate) fn enumerable_first(size: u64) -> Vec<Block> {
+    enumerable_chunk(size, 0)
+}
+
+/// The arrays .NET's enumerable path allocates for chunk number `index` (0 = the first) of a
+/// source twice `size` long, chunks of `size` `i32`s.
+fn enumerable_chunk(size: u64, index: usize) -> Vec<Block> {
+    let size = size.max(1) as usize;
+    predict_blocks(
+        Strategy::DotnetEnumerablePath,
+        SourceKind::Vec,
+        size.saturating_mul(2),
+        size,
+        4,
+        index,
+    )
+    .unwrap_or_default()
+}
+
+/// Bytes of `i32` elements a Rust port of the enumerable path requests for a first chunk of
+/// `size` (no headers).
+pub fn first_chunk_bytes(size: u64) -> u64 {
+    enumerable_first(size)
+        .iter()
+        .map(|b| b.len() as u64 * 4)
+        .sum()
+}
+
+/// Bytes .NET allocates for a later, full chunk of `size` `int`s (header included).
+pub fn later_chunk_dotnet_bytes(size: u64) -> u64 {
+    enumerable_chunk(size, 1)
+        .iter()
+        .map(|b| dotnet_array_bytes(b.len(), 4))
+        .sum()
+}
+
+/// The path .NET's `Chunk` takes for a non-empty source of this kind.
+pub fn path_for(kind: SourceKind) -> &'static str {
+    let data: Vec<i32> = (0..10).collect();
+    dotnet::chunk(Source::of(kind, &data), 4).map_or("error", |c| c.path().name())
+}
+
+/// Bytes the pooled strategy allocates for the first chunk of `size` `i32`s through a fresh
+/// [`SharedPool`], read from the pool's statistics (buffers it allocated × their length × 4).
+///
+/// # Errors
+///
+/// The chunker's error, e.g. for size 0.
+pub fn pooled_first_bytes(size: u64) -> Result<u64, ChunkError> {
+    let size = size as usize;
+    let data: Vec<i32> = vec![1; size];
+    let mut pool = SharedPool::<i32>::new();
+    let plan = Plan {
+        strategy: Strategy::Pooled,
+        size,
+        mode: Mode::Drop,
+        max_chunks: Some(1),
+    };
+    run(plan, Source::Slice(&data), Some(&mut pool), &mut |_| ())?;
+    let stats = pool.stats();
+    Ok(stats
+        .buckets
+        .iter()
+        .map(|b| b.allocated * b.length as u64 * 4)
+        .sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_articles_numbers() {
+        assert_eq!(first_chunk_arrays(20_000), 14);
+        assert_eq!(first_chunk_bytes(20_000), 211_056);
+        assert_eq!(later_chunk_dotnet_bytes(20_000), 80_024);
+        assert_eq!(first_chunk_arrays(3), 1);
+        assert_eq!(first_chunk_arrays(5), 2);
+        for s in 1..5_000u64 {
+            let want = 1 + (s as f64 / s.min(4) as f64).log2().ceil() as u64;
+            assert_eq!(first_chunk_arrays(s), want, "{s}");
+        }
+        assert_eq!(path_for(SourceKind::Slice), "ArrayChunkIterator");
+        assert_eq!(path_for(SourceKind::Vec), "EnumerableChunkIterator");
+        assert_eq!(path_for(SourceKind::Yielded), "EnumerableChunkIterator");
+    }
+
+    #[test]
+    fn bad_settings_are_explained() {
+        assert!(check(10, 0).unwrap_err().contains("at least 1"));
+        assert!(
+            check(MAX_LEN + 1, 10)
+                .unwrap_err()
+                .contains("at most 4,000,000")
+        );
+        assert!(
+            check(10, MAX_SIZE + 1)
+                .unwrap_err()
+                .contains("at most 4,194,304")
+        );
+        let e = table(10, 4, SourceKind::Yielded, Strategy::SliceChunks).unwrap_err();
+        assert!(e.contains("needs contiguous data"), "{e}");
+        // Natively the unit tests have no counting allocator: said, not zeros.
+        let e = table(10, 4, SourceKind::Vec, Strategy::DotnetChunk).unwrap_err();
+        assert!(e.contains("counting allocator"), "{e}");
+    }
+}

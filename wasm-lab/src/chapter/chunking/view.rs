@@ -1,0 +1,252 @@
+//! The chunking widget's view (chapter 7): source length, chunk size, source kind and strategy →
+//! the chunker's blocks table, measured by the counting allocator.
+
+use crate::chapter::chunking::scenario::{MAX_LEN, MAX_SIZE, table};
+use crate::input::{field_number, group_digits};
+use crate::view::f;
+use crate::view::{
+    Env, Field, Form, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
+    initial_parts, or, pair,
+};
+use bufpool::chunk::{ChunkCost, SourceKind, Strategy};
+
+pub const WIDGET: Widget = Widget {
+    name: "chunking",
+    form,
+    view,
+};
+
+/// A stable key per strategy, for the select, for `data-testid`s and for links.
+pub fn strategy_key(s: Strategy) -> &'static str {
+    match s {
+        Strategy::DotnetChunk => "dotnet-chunk",
+        Strategy::DotnetArrayPath => "dotnet-array-path",
+        Strategy::DotnetEnumerablePath => "dotnet-enumerable-path",
+        Strategy::SliceChunks => "slice-chunks",
+        Strategy::CollectVec => "collect-vec",
+        Strategy::ReusedBuffer => "reused-buffer",
+        Strategy::Pooled => "pooled",
+    }
+}
+
+pub fn source_key(k: SourceKind) -> &'static str {
+    match k {
+        SourceKind::Slice => "slice",
+        SourceKind::Vec => "vec",
+        SourceKind::Yielded => "iterator",
+    }
+}
+
+const SOURCES: &[(&str, &str)] = &[
+    ("slice", "a slice (.NET int[])"),
+    ("vec", "a Vec (.NET List<int>)"),
+    ("iterator", "an iterator (.NET yield return)"),
+];
+
+/// The strategies' keys and names (a test checks them against [`Strategy::ALL`]).
+pub const STRATEGIES: &[(&str, &str)] = &[
+    ("dotnet-chunk", "Enumerable.Chunk"),
+    ("dotnet-array-path", "ArrayChunkIterator"),
+    ("dotnet-enumerable-path", "EnumerableChunkIterator"),
+    ("slice-chunks", "slice::chunks"),
+    ("collect-vec", "collect::<Vec<_>>"),
+    ("reused-buffer", "reused buffer"),
+    ("pooled", "pooled buffer"),
+];
+
+/// `initial=LEN/SIZE/SOURCE/STRATEGY`, e.g. `initial=100000/20000/vec/dotnet-chunk`.
+pub fn form(initial: &str) -> Form {
+    let v = initial_parts(initial, 4);
+    Form::single(
+        "chunk",
+        vec![
+            Field::new(
+                "chunk-len",
+                "Elements (i32)",
+                Kind::Number,
+                or(&v[0], "100000"),
+            ),
+            Field::new("chunk-size", "Chunk size", Kind::Number, or(&v[1], "20000")),
+            Field::new(
+                "chunk-source",
+                "Source",
+                Kind::Select(SOURCES),
+                or(&v[2], "vec"),
+            ),
+            Field::new(
+                "chunk-strategy",
+                "Strategy",
+                Kind::Select(STRATEGIES),
+                or(&v[3], "dotnet-chunk"),
+            ),
+        ],
+        Some("Whole numbers; group digits with commas (100,000)."),
+    )
+}
+
+fn cost(c: Option<ChunkCost>) -> (String, String) {
+    match c {
+        Some(c) => (
+            group_digits(c.allocations + c.reallocations),
+            group_digits(c.bytes),
+        ),
+        None => ("—".into(), "—".into()),
+    }
+}
+
+pub fn view(inputs: &Inputs, env: &Env) -> View {
+    View::one("chunk", result(inputs, env))
+}
+
+fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
+    let source = SourceKind::ALL
+        .into_iter()
+        .find(|&k| source_key(k) == inputs.get("chunk-source"))
+        .unwrap_or(SourceKind::Vec);
+    let strategy = Strategy::ALL
+        .into_iter()
+        .find(|&s| strategy_key(s) == inputs.get("chunk-strategy"))
+        .unwrap_or(Strategy::DotnetChunk);
+    let limit = |e: String| e.replace("this field takes", "this page chunks");
+    let len = field_number("Elements", inputs.get("chunk-len"), MAX_LEN).map_err(limit)?;
+    let size = field_number("Chunk size", inputs.get("chunk-size"), MAX_SIZE).map_err(limit)?;
+    let t = table(len, size, source, strategy)?;
+    let mut rows = Vec::new();
+    for r in &t.rows {
+        let (fa, fb) = cost(Some(r.first));
+        let (la, lb) = cost(r.later);
+        let opt = |v: Option<u64>| v.map_or("—".to_string(), group_digits);
+        rows.push(Row {
+            id: Some(f!("row-{}", strategy_key(r.strategy))),
+            data: None,
+            selected: r.strategy == strategy,
+            cells: vec![
+                cell("", r.strategy.name()),
+                cell("", r.path),
+                cell("first-allocs", fa),
+                cell("first-bytes", fb),
+                cell("later-allocs", la),
+                cell("later-bytes", lb),
+                cell("dotnet-first", opt(r.dotnet_first_bytes)),
+                cell("dotnet-later", opt(r.dotnet_later_bytes)),
+            ],
+        });
+    }
+    let Some(row) = t.rows.iter().find(|r| r.strategy == strategy) else {
+        return Err("the chosen strategy has no row".into());
+    };
+    let lens: Vec<String> = t
+        .first_blocks
+        .iter()
+        .map(|b| group_digits(b.len() as u64))
+        .collect();
+    let blocks = if len == 0 {
+        "none: an empty source has no chunks".to_string()
+    } else if lens.is_empty() {
+        "none (borrowed, no copy)".to_string()
+    } else if lens.len() > 8 {
+        f!(
+            "{} blocks: {}, …, {}",
+            lens.len(),
+            lens[..3].join(", "),
+            lens[lens.len() - 2..].join(", ")
+        )
+    } else {
+        f!(
+            "{} block{}: {}",
+            lens.len(),
+            if lens.len() == 1 { "" } else { "s" },
+            lens.join(", ")
+        )
+    };
+    let (fa, fb) = cost(Some(row.first));
+    let (la, lb) = cost(row.later);
+    let dotnet = match (row.dotnet_first_bytes, row.dotnet_later_bytes) {
+        _ if len == 0 => "— (no chunks)".to_string(),
+        (Some(f), Some(l)) => f!("{}, {}", group_digits(f), group_digits(l)),
+        (Some(f), None) => f!("{}, — (one chunk)", group_digits(f)),
+        _ => "— (not a .NET path)".to_string(),
+    };
+    // The first chunk's arrays drawn as boxes, widest last: the growth a reader should see.
+    let widest = t
+        .first_blocks
+        .iter()
+        .map(|b| b.len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let drawn = Spans {
+        id: "chunk-drawn",
+        class: "lab-blocks",
+        lead: Some("First chunk's arrays:"),
+        spans: t
+            .first_blocks
+            .iter()
+            .take(24)
+            .map(|b| Span {
+                class: "lab-block",
+                id: None,
+                text: group_digits(b.len() as u64),
+                title: Some(f!(
+                    "{} elements, {}% of the largest",
+                    group_digits(b.len() as u64),
+                    (b.len() * 100).div_ceil(widest)
+                )),
+            })
+            .collect(),
+    };
+    let announce = f!(
+        "{}: first chunk {} allocations, {} bytes.",
+        row.strategy.name(),
+        fa,
+        fb
+    );
+    let mut parts = vec![Part::Pairs(vec![
+        pair("What runs", "chunk-path", row.path),
+        pair("First chunk: blocks (elements)", "chunk-blocks", blocks),
+        pair(
+            "First chunk: allocations, bytes",
+            "chunk-first",
+            f!("{fa}, {fb}"),
+        ),
+        pair(
+            "Later chunk: allocations, bytes",
+            "chunk-later",
+            f!("{la}, {lb}"),
+        ),
+        pair(
+            ".NET: first, later chunk bytes (headers included)",
+            "chunk-dotnet",
+            dotnet,
+        ),
+        pair(
+            ".NET: chunk array in the LOH?",
+            "chunk-loh",
+            row.dotnet_chunk_in_loh.map_or("—".to_string(), |b| {
+                if b { "yes" } else { "no" }.to_string()
+            }),
+        ),
+    ])];
+    if !t.first_blocks.is_empty() {
+        parts.push(Part::Spans(drawn));
+    }
+    parts.push(Part::Table(Table {
+        id: "chunk-rows",
+        head: vec![
+            "Strategy",
+            "Runs as",
+            "1st: allocs",
+            "1st: bytes",
+            "later: allocs",
+            "later: bytes",
+            ".NET 1st",
+            ".NET later",
+        ],
+        rows,
+    }));
+    parts.push(Part::Note {
+        id: None,
+        text: "Measured by the lab's counting allocator (bytes requested; reallocations count as allocations here). Rust arrays carry no header.".into(),
+    });
+    Ok((parts, announce))
+}

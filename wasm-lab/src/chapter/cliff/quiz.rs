@@ -1,0 +1,351 @@
+//! The large-allocation cliff quiz (chapter 6): fresh sizes near the chapter's edges, graded by
+//! [`crate::chapter::cliff::scenario`] (the same formulas the `cliff` widget shows), and two questions the
+//! chapter's bench data answers: where a fresh process's first mmapped buffer was, and whether
+//! the cliff survives the first free.
+
+use crate::chapter::cliff::scenario::{
+    Elem, GLIBC_MIN_CHUNK, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes, first_loh_length,
+    glibc_chunk,
+};
+use crate::input::group_digits;
+use crate::quiz::data::{LessTime, Ratio};
+use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
+
+/// The figure a [`FreshEdge`] question is graded from.
+pub const FRESH_EDGE_KEY: &str = "cliff.u8.first_len";
+/// The chunk glibc mapped for it (a distractor taken from the same data).
+pub const FRESH_CHUNK_KEY: &str = "cliff.u8.chunk_bytes";
+
+/// After the first free at the edge, against just below the threshold: fixed and dynamic.
+pub const AFTER_FREE: LessTime = LessTime {
+    name: "after-free",
+    ratios: &[
+        Ratio {
+            key: "cliff.fixed.after_free_vs_below",
+            a: "malloc + write + free at the edge after the first one was freed",
+            b: "the same just below the 128 KiB threshold",
+            at: "with the threshold fixed by GLIBC_TUNABLES",
+        },
+        Ratio {
+            key: "cliff.dynamic.after_free_vs_below",
+            a: "malloc + write + free at the edge after the first one was freed",
+            b: "the same just below the 128 KiB threshold",
+            at: "with glibc's default, dynamic threshold",
+        },
+    ],
+};
+
+pub const QUIZ: Quiz = Quiz {
+    id: "cliff",
+    title: "The large-allocation cliff",
+    kinds: &[
+        &NewInLoh,
+        &PoolInLoh,
+        &FirstLohLength,
+        &GlibcChunk,
+        &GlibcMmap,
+        &FreshEdge,
+        &AFTER_FREE,
+    ],
+    figures: &[
+        FRESH_EDGE_KEY,
+        FRESH_CHUNK_KEY,
+        "cliff.fixed.after_free_vs_below",
+        "cliff.dynamic.after_free_vs_below",
+    ],
+    snippets: false,
+};
+
+/// A size near one of the chapter's edges, or anywhere from 30,000 to 300,000.
+fn near_edges(rng: &mut Rng, edges: &[u64]) -> u64 {
+    let edge = rng.pick(edges);
+    match rng.below(3) {
+        0 => edge - rng.below(40),
+        1 => edge + rng.below(40),
+        _ => 30_000 + rng.below(270_000),
+    }
+}
+
+/// "Is `new byte[N]` in the LOH?" — yes or no.
+pub struct NewInLoh;
+/// "`ArrayPool<byte>.Shared.Rent(N)` on an empty pool: is the array it allocates in the LOH?"
+pub struct PoolInLoh;
+/// "First length of a `T[]` in the LOH?" — a number.
+pub struct FirstLohLength;
+/// "glibc's chunk for `malloc(N)`?" — a number.
+pub struct GlibcChunk;
+/// "Does `malloc(N)`'s chunk reach the default mmap threshold?" — yes or no, by the size rule.
+pub struct GlibcMmap;
+/// "In a fresh process, where was the first `Vec<u8>` served by mmap?" — from the bench data.
+pub struct FreshEdge;
+
+impl Kind for NewInLoh {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "new-in-loh"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(near_edges(rng, &[84_976, 85_000]))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "On .NET (x64), is new byte[{}] allocated in the large-object heap?",
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let c = cliff(n, Elem::Byte);
+        let why = format!(
+            "The array is {} + 24 header bytes = {} bytes, {} the 85,000-byte threshold: the first byte[] in the LOH is {} long",
+            group_digits(n),
+            group_digits(c.dotnet_bytes),
+            if c.dotnet_new_in_loh {
+                "at or over"
+            } else {
+                "under"
+            },
+            group_digits(c.first_loh_length)
+        );
+        Ok(Solution::yes_no(
+            c.dotnet_new_in_loh,
+            why,
+            "The threshold counts the whole object, not only its elements: add the array's header before comparing",
+        ))
+    }
+}
+
+impl Kind for PoolInLoh {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "pool-in-loh"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(near_edges(rng, &[65_536, 65_537, 81_920, 84_976]))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "ArrayPool<byte>.Shared.Rent({}) on a pool with nothing to hand out: is the array it allocates in the large-object heap?",
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let c = cliff(n, Elem::Byte);
+        let length = c.pool_length.unwrap_or(0);
+        let mut why = format!(
+            "The pool rounds {} up to its {}-byte bucket, {} + 24 = {} bytes: {}",
+            group_digits(n),
+            group_digits(length),
+            group_digits(length),
+            group_digits(length + 24),
+            if c.pool_in_loh {
+                "in the LOH"
+            } else {
+                "under 85,000, not in the LOH"
+            }
+        );
+        if c.pool_pushes_into_loh {
+            why.push_str(", although new byte[…] of the same request would stay in gen 0");
+        }
+        Ok(Solution::yes_no(
+            c.pool_in_loh,
+            why,
+            "The pool does not allocate your request: round it up to its bucket first, then add the header",
+        ))
+    }
+}
+
+fn element_name(size: u64) -> &'static str {
+    match size {
+        1 => "byte",
+        2 => "char",
+        4 => "int",
+        8 => "long (or a reference)",
+        _ => "a 16-byte struct",
+    }
+}
+
+impl Kind for FirstLohLength {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "first-loh-length"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rng.pick(&[1, 2, 4, 8, 16]))
+    }
+    fn prompt(&self, size: &u64) -> String {
+        format!(
+            "On .NET (x64), what is the shortest {}[] that is allocated in the large-object heap?",
+            element_name(*size)
+        )
+    }
+    fn solve(&self, &size: &u64, _: &Page) -> Result<Solution, String> {
+        let n = first_loh_length(size);
+        Ok(Solution::number(
+            n,
+            format!(
+                "The threshold counts the 24-byte header: 24 + {} × {size} = {} ≥ 85,000, while {} elements make {} bytes",
+                group_digits(n),
+                group_digits(dotnet_object_bytes(n, size)),
+                group_digits(n - 1),
+                group_digits(dotnet_object_bytes(n - 1, size))
+            ),
+        )
+        .hint("Solve header + length × element size ≥ 85,000 for the smallest length")
+        .mistake(85_000u64.div_ceil(size), "That forgets the array's 24-byte header, which counts towards the threshold")
+        .mistake(85_000, "That is the threshold in bytes; the question asks for a length in elements, header included"))
+    }
+}
+
+impl Kind for GlibcChunk {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "glibc-chunk"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(match rng.below(3) {
+            0 => rng.below(40),
+            1 => near_edges(rng, &[131_049, 131_072]),
+            _ => 1 + rng.below(1 << 20),
+        })
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "glibc malloc on x86-64: how large is the chunk that serves malloc({})?",
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let chunk = glibc_chunk(n);
+        let why = if (n + 23) & !15 < GLIBC_MIN_CHUNK {
+            format!(
+                "The request plus the 8-byte size word, rounded up to 16, is below glibc's smallest chunk, so it gets {GLIBC_MIN_CHUNK} bytes"
+            )
+        } else {
+            format!(
+                "The request plus the 8-byte size word, rounded up to 16: ({} + 8) rounded up to 16 = {}",
+                group_digits(n),
+                group_digits(chunk)
+            )
+        };
+        Ok(Solution::number(chunk, why)
+            .hint("A chunk holds the request plus glibc's size word, in steps of 16, and never less than the smallest chunk")
+            .mistake(n, "The chunk is more than the request: glibc keeps a size word in front of it")
+            .mistake(n + 8, "Right parts, but chunks come in steps of 16 bytes")
+            .mistake(n.div_ceil(16) * 16, "Rounded, but the 8-byte size word is missing"))
+    }
+}
+
+impl Kind for GlibcMmap {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "glibc-mmap"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(near_edges(rng, &[81_920, 131_049, 131_072]))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "glibc's size rule with the default threshold of {} bytes (128 KiB): does the chunk for malloc({}) reach the mmap threshold?",
+            group_digits(GLIBC_MMAP_THRESHOLD),
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let c = cliff(n, Elem::Byte);
+        let why = format!(
+            "Its chunk is {} bytes, {} 131,072: the first request whose chunk reaches it is 131,049 (131,049 + 8 rounded up to 16 = 131,072). Reaching the threshold makes a request eligible for mmap; whether a fresh process really maps it also depends on its heap, which is why the bench measured that edge separately",
+            group_digits(c.glibc_chunk),
+            if c.glibc_at_threshold {
+                "at or over"
+            } else {
+                "under"
+            }
+        );
+        Ok(Solution::yes_no(
+            c.glibc_at_threshold,
+            why,
+            "Compare the chunk, not the request: add the size word and round up to 16 first",
+        ))
+    }
+}
+
+impl Kind for FreshEdge {
+    type Params = ();
+    fn name(&self) -> &'static str {
+        "fresh-edge"
+    }
+    fn draw(&self, _: &mut Rng, page: &Page) -> Result<(), String> {
+        page.figure(FRESH_EDGE_KEY).map(|_| ())
+    }
+    fn prompt(&self, _: &()) -> String {
+        "The bench started fresh processes and grew a Vec<u8> until glibc served it by mmap (the IS_MMAPPED bit). What was the shortest such Vec on the machine this book's data comes from?".into()
+    }
+    fn solve(&self, _: &(), page: &Page) -> Result<Solution, String> {
+        let f = page.figure(FRESH_EDGE_KEY)?;
+        let measured = f.value.round() as u64;
+        let chunk = page.figure(FRESH_CHUNK_KEY)?.value.round() as u64;
+        // The size rule's edge: the first request whose chunk, (n + 8) rounded up to 16, reaches it.
+        let rule = GLIBC_MMAP_THRESHOLD - 8 - 15;
+        Ok(Solution::choice(
+            group_digits(measured),
+            format!(
+                "Measured on {}: {} ({}). The size rule alone says {}, but in a fresh process the heap's top can still serve requests a little over the threshold, so the first mmapped buffer comes later",
+                page.machine,
+                group_digits(measured),
+                f.title,
+                group_digits(rule)
+            ),
+        )
+        .mistake(
+            group_digits(rule),
+            "That is the size rule's edge; a fresh process's heap can still serve requests a little past it",
+        )
+        .mistake(
+            group_digits(GLIBC_MMAP_THRESHOLD),
+            "That is the threshold itself, a chunk size; the question asks what a fresh process really mapped",
+        )
+        .mistake(
+            group_digits(chunk),
+            "That is a whole mapped chunk, page-rounded; the question asks for the Vec's length",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quiz::{Ask, Fig, Gate};
+
+    #[test]
+    fn size_rule_and_prompt_agree() {
+        let page = Page::default();
+        let q = GlibcMmap.replay("131049", &page).unwrap();
+        assert!(q.accepts("yes"));
+        assert!(!q.prompt.contains("fresh process"), "{}", q.prompt);
+        assert!(GlibcMmap.replay("131048", &page).unwrap().accepts("no"));
+        assert!(GlibcChunk.replay("100", &page).unwrap().accepts("112"));
+    }
+
+    /// The fresh-process edge is the data's: change the figure and the answer moves with it.
+    #[test]
+    fn fresh_edge_follows_the_data() {
+        let fig = |v: f64| Fig {
+            title: "first Vec<u8> length served by mmap".into(),
+            unit: "count".into(),
+            value: v,
+            low: v,
+            high: v,
+            noise: 0.0,
+            gate: Gate::Absolute,
+            note: "exact count".into(),
+        };
+        let mut page = Page::default();
+        page.figures.insert(FRESH_CHUNK_KEY.into(), fig(143_360.0));
+        page.figures.insert(FRESH_EDGE_KEY.into(), fig(140_000.0));
+        assert!(FreshEdge.replay("null", &page).unwrap().accepts("140,000"));
+        page.figures.insert(FRESH_EDGE_KEY.into(), fig(133_000.0));
+        let q = FreshEdge.replay("null", &page).unwrap();
+        assert!(q.accepts("133,000") && !q.accepts("140,000"));
+        assert!(FreshEdge.replay("null", &Page::default()).is_err());
+    }
+}

@@ -1,0 +1,314 @@
+//! The return-contract quiz (chapter 4): fresh values, lengths and round counts, graded by
+//! running the chapter's scenario ([`crate::chapter::return_contract::scenario`], the same runs the
+//! `return-contract` widget shows), and "does this compile?" questions on the ownership API whose
+//! verdicts rustc gave at build time ([`crate::quiz::snippets`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::chapter::return_contract::scenario::{double_return, foreign_return, forgotten_return};
+use crate::input::group_digits;
+use crate::quiz::snippets::{SNIPPETS, snippet};
+use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
+use bufpool::bucket::bucket_of_length;
+use bufpool::pool::PoolError;
+
+pub const QUIZ: Quiz = Quiz {
+    id: "return-contract",
+    title: "The return contract",
+    kinds: &[
+        &SharedAfterReturns,
+        &ForeignAccepted,
+        &ForgottenReturn,
+        &TestPassed,
+        &DoesItCompile,
+    ],
+    figures: &[],
+    snippets: true,
+};
+
+fn err(e: PoolError) -> String {
+    format!("the lab could not run this: {e}")
+}
+
+/// "Return once / twice (checked or not): do the next two renters share a buffer?"
+pub struct SharedAfterReturns;
+/// "Is a foreign buffer of length L accepted?"
+pub struct ForeignAccepted;
+/// "N rounds that forget to return, on a pool with 33 spare buffers: how many new buffers?"
+pub struct ForgottenReturn;
+/// "Does this snippet compile?" — rustc's verdict, captured when the book was built.
+pub struct DoesItCompile;
+
+/// How a [`SharedAfterReturns`] question returns `x`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Returns {
+    pub twice: bool,
+    pub checked: bool,
+}
+
+impl Kind for SharedAfterReturns {
+    type Params = Returns;
+    fn name(&self) -> &'static str {
+        "shared-after-returns"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Returns, String> {
+        // Mostly the .NET case.
+        Ok(match rng.below(4) {
+            0 => Returns {
+                twice: false,
+                checked: false,
+            },
+            1 => Returns {
+                twice: true,
+                checked: true,
+            },
+            _ => Returns {
+                twice: true,
+                checked: false,
+            },
+        })
+    }
+    fn prompt(&self, r: &Returns) -> String {
+        format!(
+            "{}You rent 64 bytes as x and return x {}. Then r1 and r2 each rent 64 bytes. Do r1 and r2 hold the same buffer?",
+            if r.checked {
+                "Checked mode is on. "
+            } else {
+                "A pool with .NET's rules. "
+            },
+            if r.twice { "twice in a row" } else { "once" }
+        )
+    }
+    fn solve(&self, p: &Returns, _: &Page) -> Result<Solution, String> {
+        let r = double_return(1, p.twice, p.checked).map_err(err)?;
+        let why = match (&r.second_return, p.twice) {
+            (Some(e), _) => format!(
+                "The lab ran it: checked mode refused the second return (“{e}”), so x went back once and only r1 got it; r2 got a new buffer"
+            ),
+            (None, true) => "The lab ran it: the pool accepted the second return without a word and kept x twice (once in the thread slot, once in a partition), so r1 and r2 both got x — ReferenceEquals(r1, r2) = True".into(),
+            (None, false) => "The lab ran it: x went back once, r1 got it, and the pool had to allocate a new buffer for r2".into(),
+        };
+        let hint = if r.same_buffer {
+            "Does .NET's pool check whether a returned array is already in it"
+        } else if p.twice {
+            "What does checked mode do with a return of a buffer the pool already holds"
+        } else {
+            "One return puts one buffer back: how many renters can it serve"
+        };
+        Ok(Solution::yes_no(r.same_buffer, why, hint))
+    }
+}
+
+impl Kind for ForeignAccepted {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "foreign-accepted"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(match rng.below(3) {
+            0 => 16 << rng.below(13),
+            1 => (16 << rng.below(13)) + 1 + rng.below(15),
+            _ => 1 + rng.below(65_536),
+        })
+    }
+    fn prompt(&self, l: &u64) -> String {
+        format!(
+            "You create a byte buffer of length {} yourself (new byte[{l}]: it never came from the pool) and return it to the shared pool. Does the pool accept it?",
+            group_digits(*l)
+        )
+    }
+    fn solve(&self, &l: &u64, _: &Page) -> Result<Solution, String> {
+        let r = foreign_return(l as usize, 77, false).map_err(err)?;
+        let why = match (&r.refused, bucket_of_length(l as usize)) {
+            (None, Some(b)) => format!(
+                "The lab ran it: {} is the length of bucket {b}, and the pool checks only the length, not where the buffer came from — it accepted it, and the next Rent({l}) handed out your buffer{}",
+                group_digits(l),
+                r.next_reads
+                    .map_or(String::new(), |x| format!(" with your value {x} in it"))
+            ),
+            (None, None) => format!(
+                "The lab ran it: a length of {} is not pooled at all, so the return is silently ignored",
+                group_digits(l)
+            ),
+            (Some(e), _) => format!(
+                "The lab ran it: {} is not a bucket length (buckets are 16, 32, 64, … powers of two), so the pool refused it: “{e}”",
+                group_digits(l)
+            ),
+        };
+        Ok(Solution::yes_no(
+            r.refused.is_none(),
+            why,
+            "The pool cannot know where an array came from: what is the one thing it checks on a return",
+        ))
+    }
+}
+
+impl Kind for ForgottenReturn {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "forgotten-return"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(1 + rng.below(120))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "The lab's pool holds its full stock of 33 spare 128-byte buffers (1 + P × 32 with P = 1). A loop rents 128 bytes, hits an error and never reaches its return (no finally) — {n} rounds. How many new buffers does the pool allocate?"
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let r = forgotten_return(n, false).map_err(err)?;
+        Ok(Solution::number(
+            r.new_buffers,
+            format!(
+                "The lab ran it: the first {} rounds were served from the stock, so they cost nothing — why a short test on a stocked pool cannot see this bug; each round after that allocated a new buffer: {} in {n} rounds. With the return in a finally (or a Rust guard), the answer is 0",
+                r.stock.min(n as usize),
+                r.new_buffers
+            ),
+        )
+        .hint("The stock serves rounds for free until it runs out: how many rounds does it cover")
+        .mistake(n, "Not every round allocates: the pool first hands out the spare buffers it holds")
+        .mistake(0, "A stock runs out: without returns nothing refills it"))
+    }
+}
+
+/// "A 10-round test passed, production leaks": which explanation do the lab's runs support?
+pub struct TestPassed;
+
+const STOCK_HID_IT: &str = "the pool's stock of spare buffers served the test's rounds";
+
+impl Kind for TestPassed {
+    type Params = u64;
+    fn name(&self) -> &'static str {
+        "test-passed"
+    }
+    fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
+        Ok(rng.pick(&[200, 1_000, 5_000]) + rng.below(100))
+    }
+    fn prompt(&self, n: &u64) -> String {
+        format!(
+            "A handler rents 128 bytes and returns the buffer on its last line, which an error skips (no finally). Its unit test runs 10 rounds with an error each time on a warmed-up pool and checks that no new buffer was allocated: it passes. In production the same {} rounds make memory grow. Which explanation do the lab's runs support?",
+            group_digits(*n)
+        )
+    }
+    fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
+        let test = forgotten_return(10, false).map_err(err)?;
+        let prod = forgotten_return(n, false).map_err(err)?;
+        Ok(Solution::choice(
+            STOCK_HID_IT,
+            format!(
+                "The lab ran both: the warmed-up pool held {} spare buffers, so the 10 test rounds allocated {} new ones, while {} rounds allocated {}. A stock only hides a forgotten return until it runs out; on a fresh pool (no stock) even 10 rounds allocate",
+                test.stock,
+                test.new_buffers,
+                group_digits(n),
+                group_digits(prod.new_buffers)
+            ),
+        )
+        .mistake(
+            "production allocates larger buffers than the test",
+            "Both rent 128 bytes: compare how many buffers the pool had in hand when each started",
+        )
+        .mistake(
+            "the leak needs several threads, which the test does not have",
+            "The lab's run is single-threaded and still leaks: what did the pool hold when the test began",
+        ))
+    }
+}
+
+const COMPILES: &str = "compiles";
+const FAILS: &str = "does not compile";
+
+impl Kind for DoesItCompile {
+    type Params = String;
+    fn name(&self) -> &'static str {
+        "does-it-compile"
+    }
+    fn draw(&self, rng: &mut Rng, page: &Page) -> Result<String, String> {
+        let s = &SNIPPETS[rng.below(SNIPPETS.len() as u64) as usize];
+        page.compiled(s.name)?;
+        Ok(s.name.into())
+    }
+    fn prompt(&self, _: &String) -> String {
+        "Does this program compile against the lab's ownership API?".into()
+    }
+    fn code(&self, name: &String) -> Option<String> {
+        snippet(name).map(|s| s.code.to_string())
+    }
+    fn solve(&self, name: &String, page: &Page) -> Result<Solution, String> {
+        let s = snippet(name).ok_or_else(|| format!("no snippet `{name}`"))?;
+        let c = page.compiled(name)?;
+        let rustc = match c.errors.first() {
+            Some(e) => format!(" rustc, when the book was built: {e}"),
+            None if c.compiles => " rustc compiled it when the book was built.".into(),
+            None => " rustc refused it when the book was built.".into(),
+        };
+        let (right, wrong) = if c.compiles {
+            (COMPILES, FAILS)
+        } else {
+            (FAILS, COMPILES)
+        };
+        Ok(Solution::choice(right, format!("{}.{rustc}", s.why)).mistake(wrong, s.hint))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quiz::{Ask, Compiled};
+
+    #[test]
+    fn quiz_answers_come_from_runs() {
+        let page = Page::default();
+        let q = |k: &dyn Ask, p: &str| k.replay(p, &page).unwrap();
+        assert!(q(&SharedAfterReturns, r#"{"twice":true,"checked":false}"#).accepts("yes"));
+        assert!(q(&SharedAfterReturns, r#"{"twice":true,"checked":true}"#).accepts("no"));
+        assert!(q(&SharedAfterReturns, r#"{"twice":false,"checked":false}"#).accepts("no"));
+        assert!(q(&ForeignAccepted, "128").accepts("yes"));
+        let foreign = q(&ForeignAccepted, "100");
+        assert!(foreign.accepts("no"));
+        assert!(
+            foreign.solution.why.contains("not associated"),
+            "{}",
+            foreign.solution.why
+        );
+        assert!(q(&ForgottenReturn, "10").accepts("0"));
+        assert!(q(&ForgottenReturn, "40").accepts("7"));
+        let t = q(&TestPassed, "1000");
+        assert!(t.accepts(STOCK_HID_IT));
+        assert!(
+            t.solution.why.contains("allocated 0 new ones"),
+            "{}",
+            t.solution.why
+        );
+        assert!(
+            t.solution.why.contains("allocated 967"),
+            "{}",
+            t.solution.why
+        );
+    }
+
+    /// The compile answer is rustc's, as the page carries it: flip the verdict, the answer flips.
+    #[test]
+    fn compile_answers_follow_the_page() {
+        let mut page = Page::default();
+        page.compiled.insert(
+            "double_return".into(),
+            Compiled {
+                compiles: false,
+                errors: vec!["error[E0382]: use of moved value: `buf`".into()],
+            },
+        );
+        let q = DoesItCompile.replay("\"double_return\"", &page).unwrap();
+        assert!(q.accepts(FAILS));
+        assert!(q.solution.why.contains("E0382"), "{}", q.solution.why);
+        assert!(q.code.as_deref().unwrap().contains("drop(buf);"));
+        page.compiled.get_mut("double_return").unwrap().compiles = true;
+        let q = DoesItCompile.replay("\"double_return\"", &page).unwrap();
+        assert!(q.accepts(COMPILES));
+        assert!(
+            DoesItCompile
+                .replay("\"double_return\"", &Page::default())
+                .is_err()
+        );
+    }
+}

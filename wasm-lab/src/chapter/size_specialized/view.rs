@@ -1,0 +1,102 @@
+//! The size-specialized rent's view (chapter 8): a list of constant sizes → the bucket each
+//! `rent::<N>()` resolves at compile time, and how many specialized copies that compiles.
+
+use crate::chapter::size_specialized::scenario::{go_specializes, monomorphize, parse_sizes};
+use crate::input::group_digits;
+use crate::view::f;
+use crate::view::{Env, Field, Form, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair};
+
+pub const WIDGET: Widget = Widget {
+    name: "size-specialized",
+    form,
+    view,
+};
+
+/// `initial=24;41;64`.
+pub fn form(initial: &str) -> Form {
+    Form::single(
+        "spec",
+        vec![Field::new(
+            "spec-input",
+            "Sizes of `rent::<N>()` call sites (bytes)",
+            Kind::Wide,
+            or(initial, "24;41;64;100;128;4096;81920").replace(';', "; "),
+        )],
+        Some(
+            "Separate sizes with spaces or semicolons (24; 64; 4096); commas only group digits inside one size (1,048,576).",
+        ),
+    )
+}
+
+pub fn view(inputs: &Inputs, _env: &Env) -> View {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    View::one(
+        "spec",
+        parse_sizes(inputs.get("spec-input"))
+            .map_err(|e| f!("Sizes: {e}"))
+            .and_then(|sizes| monomorphize(&sizes).map_err(|e| f!("Sizes: {e}")))
+            .map(|m| {
+                let rows = m
+                    .rows
+                    .iter()
+                    .map(|r| Row {
+                        id: Some("spec-row".into()),
+                        data: Some(("size", r.size.to_string())),
+                        selected: false,
+                        cells: vec![
+                            cell("", group_digits(r.size)),
+                            cell(
+                                "spec-index",
+                                r.index
+                                    .map_or("none (run time)".to_string(), |i| i.to_string()),
+                            ),
+                            cell("spec-length", group_digits(r.length)),
+                            cell("spec-go", yes_no(go_specializes(r.size))),
+                        ],
+                    })
+                    .collect();
+                let announce = f!(
+                    "{} sizes, {} bucket-specialized paths.",
+                    m.distinct_sizes,
+                    m.distinct_buckets
+                );
+                (
+                    vec![
+                        Part::Table(Table {
+                            id: "spec-rows",
+                            head: vec![
+                                "N",
+                                "Bucket index (compile time)",
+                                "Buffer length",
+                                "Go 1.27 would specialize `new(T)` of N bytes?",
+                            ],
+                            rows,
+                        }),
+                        Part::Pairs(vec![
+                            pair(
+                                "`rent::<N>` wrappers (distinct N)",
+                                "spec-sizes",
+                                m.distinct_sizes.to_string(),
+                            ),
+                            pair(
+                                "Bucket-specialized paths (distinct buckets)",
+                                "spec-buckets",
+                                m.distinct_buckets.to_string(),
+                            ),
+                            pair(
+                                "Sizes left to the run-time path",
+                                "spec-runtime",
+                                m.runtime_only.to_string(),
+                            ),
+                            pair(
+                                "Run-time rent: paths compiled",
+                                "spec-runtime-copies",
+                                m.runtime_copies.to_string(),
+                            ),
+                        ]),
+                    ],
+                    announce,
+                )
+            }),
+    )
+}
