@@ -14,6 +14,7 @@
 //! | `{{#machines}}` | the machines the data comes from, with their facts, runtime and code fingerprint (older code listed, not used) |
 //! | `{{#instructions}}` | the instruction check: instructions per iteration, time and implied rate of every hot-path figure |
 //! | `{{#listing KEY}}` | the machine code of the loop behind `KEY`, next to its time |
+//! | `{{#instr KEY}}` | the instructions per iteration of the loop behind `KEY` (callgrind) |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
 //! | `{{#chart NAME}}` | a chart of figures from every machine in `book/data` (inline SVG, a table mirror; charts in `render/chart/specs.rs`) |
 //! | `{{#lab-widget NAME [initial=…]}}` | the widget's default state, drawn from the lab's view model (readable without scripts); the wasm build brings it to life |

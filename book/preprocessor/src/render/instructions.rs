@@ -75,3 +75,20 @@ pub fn listing(key: &str, data: &Data) -> Result<String, String> {
         escape(&l.lines.join("\n"))
     ))
 }
+
+/// `{{#instr KEY}}`: the instructions per iteration of the loop behind `KEY` (callgrind).
+pub fn instr(key: &str, data: &Data) -> Result<String, String> {
+    let (file, f) = data.figure(key)?;
+    let Some(i) = &f.instructions else {
+        return Err(format!(
+            "`{key}` on {} has no instruction count (only timings under 5 ns are counted)",
+            file.label()
+        ));
+    };
+    Ok(format!(
+        "<span class=\"lab-instr\" data-key=\"{}\" data-machine=\"{}\">{:.0} instructions</span>",
+        escape(key),
+        escape(&file.stem()),
+        i.per_iteration
+    ))
+}

@@ -52,6 +52,7 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("machines", []) => Ok(machines(data)),
         ("instructions", []) => instructions::table(data),
         ("listing", [key]) => instructions::listing(key, data),
+        ("instr", [key]) => instructions::instr(key, data),
         ("provenance", []) => provenance(data),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget::widget(name, options),
