@@ -208,3 +208,48 @@ impl Data {
         format!("lab-pop-{n}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files accumulate: the one at the current fingerprint is the primary and a column, one of
+    /// other code is listed as older, and a build with no current file still cites the newest.
+    #[test]
+    fn older_code_is_listed_not_shown() {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = bench_data::fingerprint::workspace_root(here).unwrap();
+        let current = bench_data::fingerprint::compute(&root).unwrap();
+        let committed = bench_data::load_dir(&here.join("../data")).unwrap();
+        let mut a = committed[0].clone();
+        a.machine.id = "now-2c".into();
+        a.run.runtime = bench_data::SYSTEM_RUNTIME.into();
+        a.run.fingerprint = Some(current.clone());
+        a.run.date = "2026-01-01T00:00:00Z".into();
+        let mut b = a.clone();
+        b.machine.id = "old-2c".into();
+        b.run.fingerprint = Some("fnv1a64:00000000deadbeef".into());
+        b.run.date = "2026-06-01T00:00:00Z".into();
+        let mut c = a.clone();
+        c.run.runtime = "mimalloc".into();
+        let dir = std::env::temp_dir().join(format!("lab-older-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in [&a, &b, &c] {
+            std::fs::write(dir.join(format!("{}.json", f.stem())), f.to_json()).unwrap();
+        }
+        let data = Data::load_with_root(&dir, None, Some(&root)).unwrap();
+        assert_eq!(data.primary().unwrap().stem(), "now-2c");
+        let shown: Vec<String> = data.files().iter().map(RunFile::label).collect();
+        assert_eq!(shown, ["now-2c", "now-2c · mimalloc"]);
+        assert_eq!(data.older().len(), 1);
+        assert!(data.older()[0].1.contains("older code"));
+        assert!(data.warnings().iter().any(|w| w.contains("old-2c.json")));
+        // Without the current code's file, the newest one is cited, with a warning.
+        std::fs::remove_file(dir.join("now-2c.json")).unwrap();
+        std::fs::remove_file(dir.join("now-2c.mimalloc.json")).unwrap();
+        let data = Data::load_with_root(&dir, None, Some(&root)).unwrap();
+        assert_eq!(data.primary().unwrap().stem(), "old-2c");
+        assert!(data.warnings().iter().any(|w| w.contains("measured older code")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
