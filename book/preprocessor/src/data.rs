@@ -249,7 +249,11 @@ mod tests {
         std::fs::remove_file(dir.join("now-2c.mimalloc.json")).unwrap();
         let data = Data::load_with_root(&dir, None, Some(&root)).unwrap();
         assert_eq!(data.primary().unwrap().stem(), "old-2c");
-        assert!(data.warnings().iter().any(|w| w.contains("measured older code")));
+        assert!(
+            data.warnings()
+                .iter()
+                .any(|w| w.contains("measured older code"))
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
