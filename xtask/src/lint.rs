@@ -407,7 +407,10 @@ The run-time one is within {{#claim x.y < 1.1}} noise.
         assert!(e.contains("strict build"), "{e}");
         assert!(e.contains("size-specialized.md:"), "{e}");
         assert!(e.contains(key) && e.contains("0.800×"), "{e}");
-        assert!(e.contains("“At 16 and 81,920 bytes"), "no sentence named: {e}");
+        assert!(
+            e.contains("“At 16 and 81,920 bytes"),
+            "no sentence named: {e}"
+        );
     }
 
     #[test]
