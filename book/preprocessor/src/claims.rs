@@ -197,36 +197,6 @@ pub fn contradicted(sites: &[Site], file: &RunFile) -> Vec<String> {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sentences_are_cut_at_their_ends_not_inside_directives() {
-        let text = "# T\n\nFirst one. The pool took {{#fig a.b}}, faster than .NET {{#claim a.b < 1.1}}, here.\nStill. Next\n\n- item one {{#claim c.d citable}}.\n";
-        let at = text.find("{{#claim a.b").unwrap();
-        assert_eq!(
-            sentence_at(text, at),
-            "The pool took …, faster than .NET, here."
-        );
-        let at = text.find("{{#claim c.d").unwrap();
-        assert_eq!(sentence_at(text, at), "item one.");
-        let sites = collect("x.md", text);
-        assert_eq!(sites.len(), 2);
-        assert_eq!((sites[0].line, sites[1].line), (3, 6));
-    }
-
-    #[test]
-    fn verdicts_with_an_expectation_are_claims() {
-        let sites = collect(
-            "x.md",
-            "A {{#verdict a.b expect=less}} B {{#verdict a.c}} {{#verdict a.d expect=sideways}}",
-        );
-        assert_eq!(sites.len(), 1);
-        assert_eq!(sites[0].claim.to_string(), "a.b less");
-    }
-}
-
 /// One repetition of a run as a file of its own: every figure as that repetition measured it,
 /// its verdict re-decided by the noise gate (and the instruction check) on that repetition's
 /// noise. A run of one repetition gives itself.
@@ -306,4 +276,34 @@ pub fn marks(src: &std::path::Path, files: &[RunFile]) -> String {
         }
     }
     out + &changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_are_cut_at_their_ends_not_inside_directives() {
+        let text = "# T\n\nFirst one. The pool took {{#fig a.b}}, faster than .NET {{#claim a.b < 1.1}}, here.\nStill. Next\n\n- item one {{#claim c.d citable}}.\n";
+        let at = text.find("{{#claim a.b").unwrap();
+        assert_eq!(
+            sentence_at(text, at),
+            "The pool took …, faster than .NET, here."
+        );
+        let at = text.find("{{#claim c.d").unwrap();
+        assert_eq!(sentence_at(text, at), "item one.");
+        let sites = collect("x.md", text);
+        assert_eq!(sites.len(), 2);
+        assert_eq!((sites[0].line, sites[1].line), (3, 6));
+    }
+
+    #[test]
+    fn verdicts_with_an_expectation_are_claims() {
+        let sites = collect(
+            "x.md",
+            "A {{#verdict a.b expect=less}} B {{#verdict a.c}} {{#verdict a.d expect=sideways}}",
+        );
+        assert_eq!(sites.len(), 1);
+        assert_eq!(sites[0].claim.to_string(), "a.b less");
+    }
 }
