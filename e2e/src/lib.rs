@@ -359,6 +359,14 @@ impl Browser {
         Ok(())
     }
 
+    /// Types into an input and commits it with Enter, as a reader does in a field that runs on
+    /// commit (the cliff widget's request).
+    pub async fn enter_into(root: &WebElement, id: &str, text: &str) -> Result<()> {
+        Browser::type_into(root, id, text).await?;
+        Browser::find(root, id).await?.send_keys(Key::Enter).await?;
+        Ok(())
+    }
+
     /// Ends the session; dropping the browser then stops ChromeDriver and removes the profile.
     pub async fn quit(self) -> Result<()> {
         self.driver.clone().quit().await?;

@@ -35,7 +35,7 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
     }
     for (n, elem) in cases {
         choose(&w, "cliff-elem", elem.key()).await?;
-        Browser::type_into(&w, "cliff-input", &n.to_string()).await?;
+        Browser::enter_into(&w, "cliff-input", &n.to_string()).await?;
         let c = cliff(n, elem);
         no_error(&w, "cliff-error").await?;
         let yes = |b: bool| if b { "yes" } else { "no" };
@@ -59,14 +59,14 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
         ("2.5", "whole"),
         ("81 920", "has a space inside"),
     ] {
-        Browser::type_into(&w, "cliff-input", typed).await?;
+        Browser::enter_into(&w, "cliff-input", typed).await?;
         error_says(&w, "cliff-error", says).await?;
         ensure!(
             common::absent(&w, "cliff-glibc-chunk").await?,
             "an old result is still shown"
         );
     }
-    Browser::type_into(&w, "cliff-input", "2,000,000,000").await?;
+    Browser::enter_into(&w, "cliff-input", "2,000,000,000").await?;
     no_error(&w, "cliff-error").await?;
     ensure!(
         Browser::text(&w, "cliff-wasm")

@@ -91,7 +91,7 @@ fn cliff_widget_computes_each_edge() {
         "{}",
         text(&w, "cliff-wasm")
     );
-    type_into(&w, "cliff-input", "84976");
+    commit_into(&w, "cliff-input", "84976");
     assert_eq!(text(&w, "cliff-dotnet-loh"), "yes");
     assert_eq!(text(&w, "cliff-first-loh"), "84,976");
     choose(&w, "cliff-elem", "int");
@@ -99,21 +99,21 @@ fn cliff_widget_computes_each_edge() {
     choose(&w, "cliff-elem", "reference");
     assert_eq!(text(&w, "cliff-first-loh"), "10,622");
     choose(&w, "cliff-elem", "byte");
-    type_into(&w, "cliff-input", "131049");
+    commit_into(&w, "cliff-input", "131049");
     assert!(text(&w, "cliff-glibc-mmap").starts_with("yes"));
     assert_eq!(text(&w, "cliff-glibc-chunk"), "131,072");
-    type_into(&w, "cliff-input", "200000");
+    commit_into(&w, "cliff-input", "200000");
     assert_eq!(text(&w, "cliff-glibc-after"), "raised to 200,704");
     for (typed, says) in [
         ("", "type a whole number"),
         ("-3", "negative"),
         ("2.5", "whole"),
     ] {
-        type_into(&w, "cliff-input", typed);
+        commit_into(&w, "cliff-input", typed);
         error_says(&w, "cliff-error", says);
         assert!(absent(&w, "cliff-pool-bucket"));
     }
-    type_into(&w, "cliff-input", "2147483591");
+    commit_into(&w, "cliff-input", "2147483591");
     no_error(&w, "cliff-error");
     assert!(text(&w, "cliff-wasm").starts_with("not tried"));
 }

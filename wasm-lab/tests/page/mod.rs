@@ -53,6 +53,13 @@ pub fn type_into(root: &Element, id: &str, value: &str) {
     input.dispatch_event(&event("input")).unwrap();
 }
 
+/// Sets an input's text, fires `input`, then commits it (`change`, as Enter or leaving the field
+/// does): a field that runs on commit (the cliff widget's request) redraws only then.
+pub fn commit_into(root: &Element, id: &str, value: &str) {
+    type_into(root, id, value);
+    by_id(root, id).dispatch_event(&event("change")).unwrap();
+}
+
 pub fn click(root: &Element, id: &str) {
     by_id(root, id)
         .dyn_into::<web_sys::HtmlElement>()
