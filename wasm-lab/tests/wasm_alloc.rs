@@ -7,6 +7,10 @@
 
 #![cfg(target_arch = "wasm32")]
 
+// The lab registers the counting allocator as the wasm build's global allocator (its lib.rs):
+// linked here, though this test names only the pool's modules.
+extern crate wasm_lab;
+
 use bufpool::alloc_count::{self, measure};
 use bufpool::chunk::dotnet::EnumerableChunkIterator;
 use bufpool::chunk::{

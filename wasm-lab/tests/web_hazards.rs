@@ -12,6 +12,15 @@ use page::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Commits the right prediction `answer` for the setting on screen and steps the story to its end,
+/// where the outcome is drawn (a changed setting asks for a new prediction).
+fn see(root: &Element, predict_id: &str, steps: &str, answer: &str) {
+    predict(root, predict_id, answer);
+    if !absent(root, &format!("{steps}-last")) {
+        click(root, &format!("{steps}-last"));
+    }
+}
+
 fn hidden(root: &Element, id: &str) -> bool {
     by_id(root, id).has_attribute("hidden")
 }
@@ -35,7 +44,7 @@ fn stale_widget_shows_the_articles_leak() {
     no_failure(&w);
     // The outcome waits for the reader's prediction.
     assert!(absent(&w, "stale-leaked"));
-    predict(&w, "stale-predict", "16");
+    see(&w, "stale-predict", "stale-steps", "16");
     assert_eq!(
         by_id(&w, "stale-verdict")
             .get_attribute("data-held")
@@ -59,6 +68,7 @@ fn stale_widget_shows_the_articles_leak() {
 
     // Clearing: same buffer, nothing leaks, the tail reads as zeros.
     click(&w, "stale-clear");
+    see(&w, "stale-predict", "stale-steps", "0");
     let hex = by_id(&w, "stale-hex");
     assert_eq!(text(&w, "stale-same"), "yes");
     assert_eq!(text(&w, "stale-arrival"), "0");
@@ -72,9 +82,11 @@ fn stale_widget_shows_the_articles_leak() {
 
     // Another size in the same bucket: still the same buffer; the next bucket: another one.
     type_into(&w, "stale-size2", "33");
+    see(&w, "stale-predict", "stale-steps", "16");
     assert_eq!(text(&w, "stale-same"), "yes");
     assert_eq!(text(&w, "stale-leaked"), "16");
     type_into(&w, "stale-size2", "65");
+    see(&w, "stale-predict", "stale-steps", "0");
     assert_eq!(text(&w, "stale-same"), "no");
     assert_eq!(text(&w, "stale-arrival"), "0");
     assert!(hidden(&w, "stale-error"));
@@ -119,6 +131,7 @@ fn stale_widget_explains_bad_input_and_recovers() {
         type_into(&w, id, default);
         assert!(hidden(&w, "stale-error"), "{id}: error stays after a fix");
     }
+    see(&w, "stale-predict", "stale-steps", "37");
     assert_eq!(text(&w, "stale-leaked"), "37"); // "7|x\n" is 4 bytes: 41 − 4 leak
 }
 
@@ -128,12 +141,13 @@ fn stale_widget_explains_bad_input_and_recovers() {
 fn contract_widget_shows_each_breach_live() {
     let w = mount(r#"<div data-lab-widget="return-contract"></div>"#);
     no_failure(&w);
-    predict(&w, "dr-predict", "yes");
+    see(&w, "dr-predict", "dr-steps", "yes");
     // Double return, .NET rules: accepted, one buffer for two renters, 11 read through r2.
     assert_eq!(text(&w, "dr-second"), "accepted, no error");
     assert_eq!(text(&w, "dr-same"), "yes");
     assert_eq!(text(&w, "dr-r2"), "11");
     type_into(&w, "dr-value", "203");
+    see(&w, "dr-predict", "dr-steps", "yes");
     assert_eq!(text(&w, "dr-r2"), "203");
     // Use after return: the stale write lands in the new renter's price.
     assert_eq!(text(&w, "uar-same"), "yes");
@@ -150,10 +164,10 @@ fn contract_widget_shows_each_breach_live() {
     );
     assert_eq!(text(&w, "fr-same"), "no");
     assert_eq!(text(&w, "fr-reads"), "0");
-    // The missing finally: equal at 10 rounds, one buffer per round past the stock.
+    // The missing finally: it opens at 100 rounds, one new buffer per round past the stock.
     assert_eq!(text(&w, "mf-stock"), "33");
     assert_eq!(text(&w, "mf-with"), "0");
-    assert_eq!(text(&w, "mf-without"), "0");
+    assert_eq!(text(&w, "mf-without"), "67");
     type_into(&w, "mf-rounds", "10000");
     assert_eq!(text(&w, "mf-with"), "0");
     assert_eq!(text(&w, "mf-without"), "9,967");
@@ -168,6 +182,7 @@ fn contract_widget_shows_each_breach_live() {
 
     // Checked mode turns each breach into an error.
     click(&w, "contract-checked");
+    see(&w, "dr-predict", "dr-steps", "no");
     assert!(text(&w, "dr-second").contains("returned twice"));
     assert_eq!(text(&w, "dr-same"), "no");
     assert_eq!(text(&w, "dr-r2"), "0");
@@ -176,6 +191,7 @@ fn contract_widget_shows_each_breach_live() {
     type_into(&w, "fr-length", "128");
     assert!(text(&w, "fr-return").contains("never rented from this pool"));
     click(&w, "dr-twice");
+    see(&w, "dr-predict", "dr-steps", "no");
     assert_eq!(text(&w, "dr-second"), "not made");
     no_failure(&w);
 }
