@@ -17,14 +17,25 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub mod claim;
+pub mod fingerprint;
 mod format;
 
 pub use format::{citable, format_value, format_with_interval};
 
 /// The schema version this code writes and reads. Bump it when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 // Version 2: `cv` became the robust coefficient of variation (1.4826 × MAD ÷ median) and the
 // plain one moved to `cv_plain`; version 1 files gate on the plain one and must be remeasured.
+// Version 3 adds, without changing any version 2 field's meaning: the fingerprint of the measured
+// code, the runtime (global allocator or wasm32), the number of repetitions and each figure's
+// repetitions, the clock and the instructions per iteration of hot loops. A version 2 file is
+// read as it is: no fingerprint (so it is shown as older code), the system allocator, one
+// repetition, no instruction counts — what it measured, nothing more.
+/// The oldest schema version this code still reads (see above).
+pub const OLDEST_READ_VERSION: u32 = 2;
+
+/// The runtime of a run without a `runtime` field (schema 2): the system allocator.
+pub const SYSTEM_RUNTIME: &str = "system";
 
 /// One bench run on one machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,6 +46,22 @@ pub struct RunFile {
     pub run: Run,
     /// Figures by key, e.g. `spine.rent_return.4096.ratio_vs_vec`.
     pub figures: BTreeMap<String, Figure>,
+    /// Disassembly of measured loops, by figure key (the instruction check's evidence).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub listings: BTreeMap<String, Listing>,
+}
+
+/// The machine code of one measured loop: the function callgrind found executing most of the
+/// loop's instructions, as objdump prints it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Listing {
+    /// The function's (demangled) name.
+    pub function: String,
+    /// Its share of the loop's instructions (0–1).
+    pub share: f64,
+    /// objdump's lines: address, instruction.
+    pub lines: Vec<String>,
 }
 
 /// What the numbers were measured on.
@@ -69,6 +96,63 @@ pub struct Run {
     pub load_before: [f64; 3],
     pub load_after: [f64; 3],
     pub duration_seconds: f64,
+    /// The fingerprint of the measured code and its build settings ([`fingerprint::compute`]);
+    /// `None` in schema 2 files, which are older code by definition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    /// What ran the code: `system` (glibc's malloc), `mimalloc`, `jemalloc` (the global
+    /// allocator of a native build) or `wasm32` (the browser). A file of another runtime than
+    /// `system` is named `<machine-id>.<runtime>.json`.
+    #[serde(default = "system_runtime")]
+    pub runtime: String,
+    /// How many times the whole run was repeated (each figure keeps every repetition).
+    #[serde(default = "one")]
+    pub repetitions: u32,
+    /// The clock the instruction check assumes, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+}
+
+fn system_runtime() -> String {
+    SYSTEM_RUNTIME.to_string()
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The clock a time per iteration is turned into cycles with, and what the core can retire.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    /// The highest clock the core may run at, GHz (a higher clock only lowers the implied rate).
+    pub max_ghz: f64,
+    /// Where `max_ghz` comes from, in words.
+    pub source: String,
+    /// Instructions per cycle the core can retire at most (its retire width).
+    pub max_ipc: f64,
+    pub max_ipc_source: String,
+}
+
+/// The instructions one iteration of a measured loop executes (callgrind on the bench's own loop)
+/// and the rate they imply at the machine's highest clock.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instructions {
+    pub per_iteration: f64,
+    /// `per_iteration ÷ (ns per iteration × max GHz)`: the lowest instructions per cycle the
+    /// time allows. Over the core's retire width, the time cannot be right.
+    pub implied_ipc: f64,
+}
+
+/// One repetition's statistics of a figure.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Repeat {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+    pub cv: f64,
 }
 
 /// One measured number with its statistics and its noise-gate verdict.
@@ -94,6 +178,50 @@ pub struct Figure {
     pub verdict: Verdict,
     /// Why the gate decided as it did.
     pub gate_note: String,
+    /// Every repetition of the run, in order (the figure itself is the repetition with the
+    /// median value); empty for a run of one repetition. A claim holds only if it holds in each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repeats: Vec<Repeat>,
+    /// Instructions per iteration of the measured loop, for hot-path timings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<Instructions>,
+}
+
+impl Figure {
+    /// The figure as each repetition measured it (itself alone for one repetition).
+    pub fn repetitions(&self) -> Vec<Figure> {
+        if self.repeats.is_empty() {
+            return vec![self.clone()];
+        }
+        self.repeats
+            .iter()
+            .map(|r| Figure {
+                value: r.value,
+                low: r.low,
+                high: r.high,
+                cv: r.cv,
+                repeats: Vec::new(),
+                ..self.clone()
+            })
+            .collect()
+    }
+
+    /// The lowest and highest median over the repetitions.
+    pub fn spread(&self) -> (f64, f64) {
+        self.repeats
+            .iter()
+            .fold((self.value, self.value), |(lo, hi), r| {
+                (lo.min(r.value), hi.max(r.value))
+            })
+    }
+
+    /// Whether the instruction check found the time impossible for this core.
+    pub fn over_retire_width(&self, clock: Option<&Clock>) -> bool {
+        match (&self.instructions, clock) {
+            (Some(i), Some(c)) => i.implied_ipc > c.max_ipc,
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -198,7 +326,8 @@ impl RunFile {
             serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
         match value.get("schema_version").map(|v| v.as_u64()) {
             None => return Err("missing field `schema_version`".into()),
-            Some(Some(v)) if v == u64::from(SCHEMA_VERSION) => {}
+            Some(Some(v))
+                if (u64::from(OLDEST_READ_VERSION)..=u64::from(SCHEMA_VERSION)).contains(&v) => {}
             Some(Some(v)) if v > u64::from(SCHEMA_VERSION) => {
                 return Err(format!(
                     "field `schema_version` is {v}, newer than this book understands ({SCHEMA_VERSION}); update the book"
@@ -206,7 +335,7 @@ impl RunFile {
             }
             Some(v) => {
                 return Err(format!(
-                    "field `schema_version` is {}, this book reads version {SCHEMA_VERSION}; rerun `cargo xtask bench`",
+                    "field `schema_version` is {}, this book reads versions {OLDEST_READ_VERSION} to {SCHEMA_VERSION}; rerun `cargo xtask bench`",
                     v.map_or("not a number".into(), |v| v.to_string())
                 ));
             }
@@ -231,8 +360,33 @@ impl RunFile {
                 self.machine.id
             ));
         }
+        if self.run.runtime.is_empty()
+            || !self
+                .run
+                .runtime
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        {
+            return Err(format!(
+                "field `run.runtime` is {:?}: use [a-z0-9]",
+                self.run.runtime
+            ));
+        }
         for (key, f) in &self.figures {
             let field = |name: &str| format!("field `figures.{key}.{name}`");
+            for (i, r) in f.repeats.iter().enumerate() {
+                let finite = [r.value, r.low, r.high, r.cv]
+                    .iter()
+                    .all(|x| x.is_finite() && *x >= 0.0);
+                let inside = r.low <= r.value && r.value <= r.high;
+                if !(finite && inside) {
+                    return Err(format!(
+                        "{}: repetition {} is not a finite median inside its interval",
+                        field("repeats"),
+                        i + 1
+                    ));
+                }
+            }
             for (name, x) in [
                 ("value", f.value),
                 ("low", f.low),
@@ -258,7 +412,10 @@ impl RunFile {
             }
             let load = self.run.load_before[0].max(self.run.load_after[0])
                 / f64::from(self.machine.logical_cores.max(1));
-            let (allowed, _) = gate(f.unit, f.cv, load);
+            let (mut allowed, _) = gate(f.unit, f.cv, load);
+            if f.over_retire_width(self.run.clock.as_ref()) {
+                allowed = allowed.min(Verdict::RatioOnly);
+            }
             if f.verdict > allowed {
                 return Err(format!(
                     "{} says {:?} but the noise gate allows at most {allowed:?}",
@@ -268,6 +425,25 @@ impl RunFile {
             }
         }
         Ok(())
+    }
+
+    /// The file's name in `book/data` without `.json`: the machine id, and the runtime unless it
+    /// is the system allocator (`amd-epyc-2c`, `amd-epyc-2c.mimalloc`).
+    pub fn stem(&self) -> String {
+        if self.run.runtime == SYSTEM_RUNTIME {
+            self.machine.id.clone()
+        } else {
+            format!("{}.{}", self.machine.id, self.run.runtime)
+        }
+    }
+
+    /// A column's name: the machine, and the runtime unless it is the system allocator.
+    pub fn label(&self) -> String {
+        if self.run.runtime == SYSTEM_RUNTIME {
+            self.machine.id.clone()
+        } else {
+            format!("{} · {}", self.machine.id, self.run.runtime)
+        }
     }
 
     pub fn to_json(&self) -> String {
@@ -293,12 +469,14 @@ pub fn load_dir(dir: &Path) -> Result<Vec<RunFile>, DataError> {
         .map(|p| RunFile::load(p))
         .collect::<Result<Vec<_>, _>>()?;
     for (file, path) in files.iter().zip(&paths) {
-        if path.file_stem().and_then(|s| s.to_str()) != Some(file.machine.id.as_str()) {
+        if path.file_stem().and_then(|s| s.to_str()) != Some(file.stem().as_str()) {
             return Err(DataError {
                 file: path.clone(),
                 message: format!(
-                    "field `machine.id` is {:?} but the file is named for another machine",
-                    file.machine.id
+                    "fields `machine.id` and `run.runtime` are {:?} and {:?}: the file should be named {}.json",
+                    file.machine.id,
+                    file.run.runtime,
+                    file.stem()
                 ),
             });
         }

@@ -15,6 +15,8 @@ pub(crate) fn sample() -> RunFile {
             cv_plain: 0.03,
             verdict: Verdict::Absolute,
             gate_note: "noise 2.0 %".into(),
+            repeats: Vec::new(),
+            instructions: None,
         },
     );
     RunFile {
@@ -37,8 +39,13 @@ pub(crate) fn sample() -> RunFile {
             load_before: [0.1, 0.1, 0.1],
             load_after: [0.2, 0.1, 0.1],
             duration_seconds: 1.0,
+            fingerprint: Some("fnv1a64:0000000000000001".into()),
+            runtime: "system".into(),
+            repetitions: 1,
+            clock: None,
         },
         figures,
+        listings: BTreeMap::new(),
     }
 }
 
@@ -83,7 +90,7 @@ fn schema_versions_are_checked() {
     refused(&v.to_string(), "rerun `cargo xtask bench`");
     // Version 1 gated on the plain CV: its verdicts mean something else, so it is not read.
     v["schema_version"] = serde_json::json!(1);
-    refused(&v.to_string(), "this book reads version 2");
+    refused(&v.to_string(), "this book reads versions 2 to 3");
     v.as_object_mut().unwrap().remove("schema_version");
     refused(&v.to_string(), "missing field `schema_version`");
 }
@@ -116,4 +123,27 @@ fn directory_files_must_match_their_machine() {
     std::fs::write(dir.join("test-cpu-2c.json"), sample().to_json()).unwrap();
     assert_eq!(load_dir(&dir).unwrap().len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A schema 2 file (no fingerprint, runtime or repetitions) is read as it is: older code.
+#[test]
+fn schema_2_files_still_load_as_older_code() {
+    let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    v["schema_version"] = serde_json::json!(2);
+    let run = v["run"].as_object_mut().unwrap();
+    for field in ["fingerprint", "runtime", "repetitions"] {
+        run.remove(field);
+    }
+    let f = RunFile::parse(&v.to_string()).unwrap();
+    assert_eq!(f.run.fingerprint, None);
+    assert_eq!(f.run.runtime, SYSTEM_RUNTIME);
+    assert_eq!(f.run.repetitions, 1);
+    assert_eq!(f.stem(), "test-cpu-2c");
+}
+
+/// The committed data of this book loads.
+#[test]
+fn the_committed_data_loads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
+    assert!(!load_dir(&dir).unwrap().is_empty());
 }

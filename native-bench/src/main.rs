@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod child;
 mod floor;
 mod glibc;
+mod icount;
 mod machine;
 mod measure;
 mod only;
@@ -25,11 +26,44 @@ mod words;
 use measure::{Mode, Session};
 
 /// Every allocation of the bench is counted, so suites can report exact bytes and allocations
-/// (`bufpool::alloc_count::measure`). It forwards to `System`, i.e. glibc's malloc — which the
-/// glibc probes (`glibc::vec_is_mmapped` and its callers, `unsafe` for this reason) rely on.
+/// (`bufpool::alloc_count::measure`). It forwards to the build's allocator: `System` (glibc's
+/// malloc) by default — which the glibc probes (`glibc::vec_is_mmapped` and its callers, `unsafe`
+/// for this reason) rely on, so a build with another allocator runs only [`suites::ALLOCATOR`]'s
+/// suites — or mimalloc / jemalloc with the features `alloc-mimalloc` / `alloc-jemalloc`.
 #[global_allocator]
-static ALLOC: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
-    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
+static ALLOC: bufpool::alloc_count::CountingAlloc<Inner> =
+    bufpool::alloc_count::CountingAlloc::new(INNER);
+
+#[cfg(feature = "alloc-mimalloc")]
+type Inner = mimalloc::MiMalloc;
+#[cfg(feature = "alloc-mimalloc")]
+const INNER: Inner = mimalloc::MiMalloc;
+#[cfg(feature = "alloc-mimalloc")]
+pub const RUNTIME: (&str, &str) = (
+    "mimalloc",
+    "mimalloc (the mimalloc crate's global allocator)",
+);
+
+#[cfg(all(feature = "alloc-jemalloc", not(feature = "alloc-mimalloc")))]
+type Inner = tikv_jemallocator::Jemalloc;
+#[cfg(all(feature = "alloc-jemalloc", not(feature = "alloc-mimalloc")))]
+const INNER: Inner = tikv_jemallocator::Jemalloc;
+#[cfg(all(feature = "alloc-jemalloc", not(feature = "alloc-mimalloc")))]
+pub const RUNTIME: (&str, &str) = (
+    "jemalloc",
+    "jemalloc (tikv-jemallocator's global allocator)",
+);
+
+#[cfg(not(any(feature = "alloc-mimalloc", feature = "alloc-jemalloc")))]
+type Inner = std::alloc::System;
+#[cfg(not(any(feature = "alloc-mimalloc", feature = "alloc-jemalloc")))]
+const INNER: Inner = std::alloc::System;
+/// The runtime this build measures (the data's `run.runtime`) and its allocator in words.
+#[cfg(not(any(feature = "alloc-mimalloc", feature = "alloc-jemalloc")))]
+pub const RUNTIME: (&str, &str) = (
+    bench_data::SYSTEM_RUNTIME,
+    "system (Rust's System: the C library's malloc)",
+);
 
 #[derive(Parser)]
 #[command(about = "Measures the Pools & Chunks lab and writes the book's data")]
@@ -55,6 +89,13 @@ enum Command {
         /// file and refuses to replace one that holds other suites' figures: use --out.
         #[arg(long)]
         only: Vec<String>,
+        /// Repeat the whole run this many times (default: 3 for a full run, 1 for --quick); each
+        /// figure keeps every repetition and a claim must hold in each.
+        #[arg(long)]
+        repetitions: Option<u32>,
+        /// Skip counting the instructions of hot loops (callgrind).
+        #[arg(long)]
+        no_instructions: bool,
     },
     /// Prints what the lab computes, as a table or JSON.
     Report {
@@ -69,6 +110,10 @@ enum Command {
     /// A measurement that must start in a fresh process (run by the bench itself).
     #[command(name = "__child", hide = true)]
     Child { probe: String, args: Vec<String> },
+    /// Runs one paired group's member `key` for `iters` iterations inside the function callgrind
+    /// counts (run under valgrind by the bench itself).
+    #[command(name = "__icount", hide = true)]
+    Icount { key: String, iters: u64 },
 }
 
 fn main() -> Result<()> {
@@ -78,7 +123,17 @@ fn main() -> Result<()> {
             out,
             machine_id,
             only,
-        } => run(quick, out, machine_id, only),
+            repetitions,
+            no_instructions,
+        } => run(
+            quick,
+            out,
+            machine_id,
+            only,
+            repetitions.unwrap_or(if quick { 1 } else { 3 }).max(1),
+            !no_instructions,
+        ),
+        Command::Icount { key, iters } => icount::child(&key, iters),
         Command::Report { report, json } => report::print(&report, json),
         Command::Child { probe, args } => probes::child(&probe, &args),
         Command::Suites => {
@@ -90,42 +145,91 @@ fn main() -> Result<()> {
     }
 }
 
-fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>) -> Result<()> {
+fn run(
+    quick: bool,
+    out: PathBuf,
+    machine_id: Option<String>,
+    only: Vec<String>,
+    repetitions: u32,
+    instructions: bool,
+) -> Result<()> {
+    let (runtime, allocator) = RUNTIME;
+    let system = runtime == bench_data::SYSTEM_RUNTIME;
     for name in &only {
         if !suites::SUITES.iter().any(|s| s.name == name) {
             bail!("no suite named {name:?} (see `native-bench suites`)");
         }
+        if !system && !suites::ALLOCATOR.contains(&name.as_str()) {
+            bail!(
+                "suite {name:?} does not depend on the global allocator or needs glibc's: a {runtime} build runs only {}",
+                suites::ALLOCATOR.join(", ")
+            );
+        }
     }
     let chosen: Vec<_> = suites::SUITES
         .iter()
-        .filter(|s| only.is_empty() || only.iter().any(|o| o == s.name))
+        .filter(|s| {
+            if only.is_empty() {
+                system || suites::ALLOCATOR.contains(&s.name)
+            } else {
+                only.iter().any(|o| o == s.name)
+            }
+        })
         .collect();
     let machine = machine::machine(machine_id.as_deref());
-    let path = out.join(format!("{}.json", machine.id));
+    let stem = if system {
+        machine.id.clone()
+    } else {
+        format!("{}.{runtime}", machine.id)
+    };
+    let path = out.join(format!("{stem}.json"));
+    let root = bench_data::fingerprint::workspace_root(std::path::Path::new(env!(
+        "CARGO_MANIFEST_DIR"
+    )))
+    .context("cannot find the workspace root (Cargo.lock) to fingerprint the measured code")?;
+    let fingerprint =
+        bench_data::fingerprint::compute(&root).map_err(|e| anyhow::anyhow!("fingerprint: {e}"))?;
+    eprintln!("measuring {runtime} ({allocator}), code {fingerprint}, {repetitions} repetition(s)");
     if !only.is_empty() {
         let names: Vec<&str> = chosen.iter().map(|s| s.name).collect();
         only::check(&path, &names)?;
     }
     let mode = if quick { Mode::Quick } else { Mode::Full };
-    let mut session = Session::new(mode);
-    let mut durations = Vec::new();
-    for (i, suite) in chosen.iter().enumerate() {
-        let started = std::time::Instant::now();
-        session.begin_suite(i + 1, chosen.len(), suite.name, suite.steps);
-        eprintln!("    {}", suite.about);
-        (suite.run)(&mut session).with_context(|| format!("suite {}", suite.name))?;
-        durations.push((suite.name, started.elapsed().as_secs_f64()));
-    }
-    eprintln!("suite durations:");
-    for (name, secs) in &durations {
-        eprintln!("  {name:<18} {secs:>6.1} s");
+    let mut runs = Vec::new();
+    for rep in 1..=repetitions {
+        let mut session = Session::new(mode);
+        let mut durations = Vec::new();
+        for (i, suite) in chosen.iter().enumerate() {
+            let started = std::time::Instant::now();
+            if repetitions > 1 {
+                eprintln!("[repetition {rep}/{repetitions}]");
+            }
+            session.begin_suite(i + 1, chosen.len(), suite.name, suite.steps);
+            eprintln!("    {}", suite.about);
+            (suite.run)(&mut session).with_context(|| format!("suite {}", suite.name))?;
+            durations.push((suite.name, started.elapsed().as_secs_f64()));
+        }
+        eprintln!("suite durations (repetition {rep}/{repetitions}):");
+        for (name, secs) in &durations {
+            eprintln!("  {name:<18} {secs:>6.1} s");
+        }
+        runs.push(session.finish(machine.clone()));
     }
     if !only.is_empty() {
         // Again: the file may have appeared while the suites ran.
         let names: Vec<&str> = chosen.iter().map(|s| s.name).collect();
         only::check(&path, &names)?;
     }
-    let file = session.finish(machine);
+    let mut file = measure::merge(runs).context("no repetition ran")?;
+    file.run.fingerprint = Some(fingerprint);
+    file.run.runtime = runtime.to_string();
+    file.run.allocator = allocator.to_string();
+    if instructions {
+        icount::count(
+            &mut file,
+            &chosen.iter().map(|s| s.name).collect::<Vec<_>>(),
+        )?;
+    }
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     // Refuse to write what the book could not read back.
     bench_data::RunFile::parse(&file.to_json())
@@ -133,9 +237,10 @@ fn run(quick: bool, out: PathBuf, machine_id: Option<String>, only: Vec<String>)
     std::fs::write(&path, file.to_json())
         .with_context(|| format!("cannot write {}", path.display()))?;
     eprintln!(
-        "wrote {} ({} figures, {:.0} s, load {:.2} → {:.2})",
+        "wrote {} ({} figures, {} repetition(s), {:.0} s, load {:.2} → {:.2})",
         path.display(),
         file.figures.len(),
+        file.run.repetitions,
         file.run.duration_seconds,
         file.run.load_before[0],
         file.run.load_after[0]

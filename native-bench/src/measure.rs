@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use bench_data::{Figure, Machine, Run, RunFile, SCHEMA_VERSION, Unit, Verdict, gate};
+use bench_data::{Figure, Machine, Repeat, Run, RunFile, SCHEMA_VERSION, Unit, Verdict, gate};
 
 use crate::machine;
 use crate::paired::{self, Group};
@@ -122,6 +122,13 @@ impl Session {
     pub fn compare(&mut self, mut group: Group<'_>) -> Result<()> {
         for m in &group.members {
             check_key(&m.key)?;
+        }
+        if let Some((key, iters)) = crate::icount::target() {
+            // A child under callgrind: run only that member, then exit (crate::icount).
+            if paired::count_window(&mut group, &key, iters) {
+                std::process::exit(0);
+            }
+            return Ok(());
         }
         let plan = match self.mode {
             Mode::Quick => paired::Plan {
@@ -253,6 +260,8 @@ impl Session {
                 // Decided in `finish`, once the load after the run is known.
                 verdict: Verdict::Unfit,
                 gate_note: String::new(),
+                repeats: Vec::new(),
+                instructions: None,
             },
         );
     }
@@ -282,10 +291,74 @@ impl Session {
                 load_before: self.load_before,
                 load_after,
                 duration_seconds: self.started.elapsed().as_secs_f64(),
+                fingerprint: None,
+                runtime: bench_data::SYSTEM_RUNTIME.into(),
+                repetitions: 1,
+                clock: None,
             },
             figures: self.figures,
+            listings: BTreeMap::new(),
         }
     }
+}
+
+/// One file from the repetitions of a run: each figure is the repetition with the median value
+/// (its interval is that repetition's 95 % interval), keeps every repetition's statistics in
+/// `repeats` (omitted when all are equal, as exact figures are) and the most cautious verdict of
+/// them. A figure missing from some repetition keeps the ones it has.
+pub fn merge(mut runs: Vec<RunFile>) -> Option<RunFile> {
+    let n = runs.len();
+    let last = runs.pop()?;
+    if runs.is_empty() {
+        return Some(last);
+    }
+    let first = &runs[0];
+    let mut out = RunFile {
+        run: Run {
+            load_before: first.run.load_before,
+            duration_seconds: runs.iter().map(|r| r.run.duration_seconds).sum::<f64>()
+                + last.run.duration_seconds,
+            repetitions: n as u32,
+            ..last.run.clone()
+        },
+        figures: BTreeMap::new(),
+        ..last.clone()
+    };
+    runs.push(last);
+    let keys: std::collections::BTreeSet<&String> =
+        runs.iter().flat_map(|r| r.figures.keys()).collect();
+    for key in keys {
+        let mut all: Vec<&Figure> = runs.iter().filter_map(|r| r.figures.get(key)).collect();
+        let repeats: Vec<Repeat> = all
+            .iter()
+            .map(|f| Repeat {
+                value: f.value,
+                low: f.low,
+                high: f.high,
+                cv: f.cv,
+            })
+            .collect();
+        let verdict = all
+            .iter()
+            .map(|f| f.verdict)
+            .min()
+            .unwrap_or(Verdict::Unfit);
+        all.sort_by(|a, b| a.value.total_cmp(&b.value));
+        let mut f = all[all.len() / 2].clone();
+        if verdict < f.verdict {
+            let why = all
+                .iter()
+                .find(|g| g.verdict == verdict)
+                .map_or(String::new(), |g| g.gate_note.clone());
+            f.verdict = verdict;
+            f.gate_note = format!("{why} (in one of {n} repetitions)");
+        }
+        if repeats.iter().any(|r| *r != repeats[0]) {
+            f.repeats = repeats;
+        }
+        out.figures.insert(key.clone(), f);
+    }
+    Some(out)
 }
 
 /// The end of a progress line: the median and its noise.

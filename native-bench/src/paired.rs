@@ -72,6 +72,28 @@ impl<'a> Group<'a> {
     }
 }
 
+/// The function callgrind counts (`--toggle-collect`): one call of a routine, `iters` iterations.
+/// Not inlined and not mangled, so its name is stable.
+#[inline(never)]
+#[unsafe(no_mangle)]
+pub fn native_bench_icount_window(
+    routine: &mut dyn FnMut(u64) -> Duration,
+    iters: u64,
+) -> Duration {
+    routine(iters)
+}
+
+/// Runs member `key` of `group` once to warm up, then `iters` iterations inside
+/// [`native_bench_icount_window`]; false when the group has no such member.
+pub fn count_window(group: &mut Group<'_>, key: &str, iters: u64) -> bool {
+    let Some(m) = group.members.iter_mut().find(|m| m.key == key) else {
+        return false;
+    };
+    (m.routine)((iters / 10).max(1));
+    std::hint::black_box(native_bench_icount_window(&mut m.routine, iters));
+    true
+}
+
 /// How long a group is measured.
 #[derive(Clone, Copy, Debug)]
 pub struct Plan {

@@ -8,7 +8,8 @@
 //!   Chromium, with each step's time against its budget.
 //! - `exercises [check [N] | list | hint N | verify]` — grades the course's exercises (see
 //!   `exercises.rs`): which pass, why the first failing test of each fails, what to do next.
-//! - `bench [--quick] [--out DIR]` — measures this machine, rewrites `book/data/<machine-id>.json`
+//! - `bench [--quick] [--out DIR]` — measures this machine under each global allocator (`bench.rs`),
+//!   rewrites `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json`
 //!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
 //!
 //! - `fuzz [--seconds N] [TARGET]` — the coverage-guided fuzz targets of `fuzz/` (cargo-fuzz,
@@ -24,6 +25,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 mod architecture;
+mod bench;
 mod clippy;
 mod cmd;
 mod exercises;
@@ -83,11 +85,11 @@ fn run(args: &[String]) -> Result<()> {
         ["lint"] => lint::run(&root),
         ["fuzz", rest @ ..] => fuzz::run(&root, rest),
         ["exercises", rest @ ..] => exercises::run(&root, rest),
-        ["bench"] => bench(&root, false, None),
-        ["bench", "--quick"] => bench(&root, true, None),
-        ["bench", "--out", out] => bench(&root, false, Some(out)),
+        ["bench"] => bench::bench(&root, false, None),
+        ["bench", "--quick"] => bench::bench(&root, true, None),
+        ["bench", "--out", out] => bench::bench(&root, false, Some(out)),
         ["bench", "--quick", "--out", out] | ["bench", "--out", out, "--quick"] => {
-            bench(&root, true, Some(out))
+            bench::bench(&root, true, Some(out))
         }
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
@@ -103,32 +105,6 @@ fn serve(root: &Path, port: u16) -> Result<()> {
     println!("\nPools & Chunks is served at {}", server.url());
     println!("Open it in a browser; stop with Ctrl-C.");
     server.run()
-}
-
-/// Builds the lab for wasm as readers get it (chapter 8 reads its code sizes from that build,
-/// `wasm_size.*` the shipped files) and the bench (both incrementally), then runs every suite;
-/// progress (`[suite i/n] name: j/k`) goes to stderr as it runs. The full run is sized for at
-/// most 10 minutes on 2 cores, `--quick` for at most 2.
-fn bench(root: &Path, quick: bool, out: Option<&str>) -> Result<()> {
-    let started = std::time::Instant::now();
-    // The same build as `site.rs` makes, so the sizes are those of the module readers get. Always
-    // run (a no-op when up to date): a stale artifact would report an older pool's code size.
-    site::build_wasm(root)?;
-    site::step("running the bench");
-    let mut args = vec!["run", "--release", "--package", "native-bench", "--", "run"];
-    if quick {
-        args.push("--quick");
-    }
-    if let Some(out) = out {
-        args.extend(["--out", out]);
-    }
-    cmd::cargo(&args).run()?;
-    println!(
-        "\nbench finished in {:.0} s (build included)",
-        started.elapsed().as_secs_f64()
-    );
-    println!("Rebuild the book with the new data: cargo xtask serve");
-    Ok(())
 }
 
 /// The workspace root (this crate sits one level below it).

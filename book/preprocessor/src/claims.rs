@@ -197,6 +197,87 @@ pub fn contradicted(sites: &[Site], file: &RunFile) -> Vec<String> {
         .collect()
 }
 
+/// One repetition of a run as a file of its own: every figure as that repetition measured it,
+/// its verdict re-decided by the noise gate (and the instruction check) on that repetition's
+/// noise. A run of one repetition gives itself.
+pub fn repetition(file: &RunFile, i: usize) -> RunFile {
+    let load = file.run.load_before[0].max(file.run.load_after[0])
+        / f64::from(file.machine.logical_cores.max(1));
+    let mut out = file.clone();
+    for f in out.figures.values_mut() {
+        let reps = f.repetitions();
+        let mut r = reps.get(i).unwrap_or(&reps[0]).clone();
+        if !f.repeats.is_empty() {
+            let (mut verdict, note) = bench_data::gate(r.unit, r.cv, load);
+            if r.over_retire_width(file.run.clock.as_ref()) {
+                verdict = verdict.min(bench_data::Verdict::RatioOnly);
+            }
+            (r.verdict, r.gate_note) = (verdict, note);
+        }
+        *f = r;
+    }
+    out.run.repetitions = 1;
+    out
+}
+
+/// `mdbook-lab marks SRC FILE…`: every claim of the chapters in `SRC` with its mark on each data
+/// file and on each repetition of it, then the claims whose mark is not the same everywhere.
+pub fn marks(src: &std::path::Path, files: &[RunFile]) -> String {
+    let mut chapters: Vec<_> = std::fs::read_dir(src)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_else(|_| Vec::new());
+    chapters.retain(|p| p.extension().is_some_and(|x| x == "md"));
+    chapters.sort();
+    let mut sites = Vec::new();
+    for p in &chapters {
+        let name = p
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        sites.extend(collect(
+            &name,
+            &std::fs::read_to_string(p).unwrap_or_default(),
+        ));
+    }
+    let mut columns: Vec<(String, RunFile)> = Vec::new();
+    for f in files {
+        columns.push((f.label(), f.clone()));
+        for i in 0..f.run.repetitions.max(1) as usize {
+            if f.run.repetitions > 1 {
+                columns.push((format!("{} rep {}", f.label(), i + 1), repetition(f, i)));
+            }
+        }
+    }
+    let mut out = format!(
+        "claim\t{}\n",
+        columns
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join("\t")
+    );
+    let mut changed = String::from("\nclaims whose mark changed across runtimes or repetitions:\n");
+    for site in &sites {
+        let marks: Vec<Mark> = columns.iter().map(|(_, f)| site.check(f).mark).collect();
+        let line = format!(
+            "{} {}\t{}\n",
+            site.place(),
+            site.claim,
+            marks
+                .iter()
+                .map(|m| m.symbol())
+                .collect::<Vec<_>>()
+                .join("\t")
+        );
+        out.push_str(&line);
+        // Missing (a runtime that does not run the suite) is not a change of mark.
+        let present: Vec<&Mark> = marks.iter().filter(|m| **m != Mark::Missing).collect();
+        if present.windows(2).any(|w| w[0] != w[1]) {
+            changed.push_str(&line);
+        }
+    }
+    out + &changed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +304,6 @@ mod tests {
             "A {{#verdict a.b expect=less}} B {{#verdict a.c}} {{#verdict a.d expect=sideways}}",
         );
         assert_eq!(sites.len(), 1);
-        assert_eq!(sites[0].claim.to_string(), "a.b below 1");
+        assert_eq!(sites[0].claim.to_string(), "a.b less");
     }
 }

@@ -11,7 +11,10 @@
 //! | `{{#verdict KEY [expect=…] [less=…] [more=…]}}` | a ratio's conclusion in words the data decides: "0.865× [0.864–0.871]: less time" or "no measurable difference" |
 //! | `{{#machine FACT}}` | a fact of the primary machine (`libc`, `cores`, `cpu`, `os`, `kernel`, `id`, `rustc`) |
 //! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
-//! | `{{#machines}}` | the machines the data comes from, with their facts |
+//! | `{{#machines}}` | the machines the data comes from, with their facts, runtime and code fingerprint (older code listed, not used) |
+//! | `{{#instructions}}` | the instruction check: instructions per iteration, time and implied rate of every hot-path figure |
+//! | `{{#listing KEY}}` | the machine code of the loop behind `KEY`, next to its time |
+//! | `{{#instr KEY}}` | the instructions per iteration of the loop behind `KEY` (callgrind) |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |
 //! | `{{#chart NAME}}` | a chart of figures from every machine in `book/data` (inline SVG, a table mirror; charts in `render/chart/specs.rs`) |
 //! | `{{#lab-widget NAME [initial=…]}}` | the widget's default state, drawn from the lab's view model (readable without scripts); the wasm build brings it to life |
@@ -67,7 +70,12 @@ impl Preprocessor for Lab {
             (None, None) => ctx.root.join("data"),
         };
         let strict = strict() || ctx.config.get::<bool>("preprocessor.lab.strict")? == Some(true);
-        let data = Data::load(&dir, std::env::var("LAB_MACHINE").ok().as_deref())?;
+        let root = bench_data::fingerprint::workspace_root(&ctx.root);
+        let data = Data::load_with_root(
+            &dir,
+            std::env::var("LAB_MACHINE").ok().as_deref(),
+            root.as_deref(),
+        )?;
         // First every claim of the book, so the instructors' page can list them all.
         book.for_each_chapter_mut(|chapter| {
             data.add_sites(claims::collect(&source_name(chapter), &chapter.content));

@@ -26,6 +26,11 @@ pub struct Suite {
     pub run: fn(&mut Session) -> Result<()>,
 }
 
+/// The suites a build with another global allocator runs: where the allocator matters (fresh
+/// allocation against the pool, why-pool's loops, chunking, uninit, threads). The others measure
+/// the pool alone, glibc itself (the cliff's mmap threshold: glibc only) or files.
+pub const ALLOCATOR: &[&str] = &["why_pool", "rent_return", "uninit", "chunking", "threads"];
+
 /// The sizes (bytes) the timing suites share: 16 B, 1 KiB, 4 KiB, 16 KiB, 80 KiB, 1 MiB.
 pub const SIZES: &[usize] = &[16, 1024, 4096, 16_384, 81_920, 1_048_576];
 

@@ -83,15 +83,15 @@ pub fn run(s: &mut Session) -> Result<()> {
 /// One paired group: every peer gets `n` bytes, fills them when `WRITE`, hands the buffer to
 /// `black_box`, and gives it back.
 ///
-/// The same work in the same shape for every peer, down to what the optimizer sees: each closure
-/// is `move` and holds `n` by value (a closure holding `&n` reloads it through the reference
-/// after every `black_box`, which may write any memory it can reach), and `WRITE` is a constant,
-/// so no peer tests it per call (with a run-time flag the optimizer took the test out of the
-/// mallocs' small loops, not out of the pools'). What goes to `black_box` still differs: the
-/// pools' slice (an address and a length, two stores) and the mallocs' pointer (one store).
-/// Handing the mallocs' side a slice too was tried and left out: in a scratch copy of these
-/// loops it cost mimalloc 0.25-0.47 ns per call for one more store, against 0.05 ns for the
-/// pool, so it would have flattered the pool.
+/// The same work with the same knowledge: the size is opaque to the optimizer on every side, on
+/// every call. The pool's `n` and the mallocs' `layout` each pass through `black_box` per call,
+/// so no side can take its size arithmetic (the pool's bucket index, a malloc's size class) out
+/// of the loop; the three pool crates take no size at all (each keeps `Vec`s of one length).
+/// Earlier, each `move` closure held `n` by value with no `black_box`, which let the optimizer
+/// keep the pool's bucket arithmetic out of the loop while glibc and mimalloc (C code, not
+/// inlined) computed theirs on every call. `WRITE` is a constant, so no peer tests it per call.
+/// What goes to `black_box` after the work still differs: the pools' slice (an address and a
+/// length, two stores) and the mallocs' pointer (one store).
 fn group<const WRITE: bool>(
     s: &mut Session,
     n: usize,
@@ -116,7 +116,7 @@ fn group<const WRITE: bool>(
         &key("pool"),
         &format!("{what}: this course's SharedPool (ownership API)"),
         move || {
-            if let Ok(mut b) = pool.rent(n) {
+            if let Ok(mut b) = pool.rent(std::hint::black_box(n)) {
                 if WRITE {
                     b.fill(BYTE);
                 }
@@ -127,12 +127,12 @@ fn group<const WRITE: bool>(
     g.time(
         &key("system"),
         &format!("{what}: System malloc + free (glibc)"),
-        move || raw_cycle::<_, WRITE>(&System, layout),
+        move || raw_cycle::<_, WRITE>(&System, std::hint::black_box(layout)),
     );
     g.time(
         &key("mimalloc"),
         &format!("{what}: mimalloc alloc + free (explicit allocator)"),
-        move || raw_cycle::<_, WRITE>(&mimalloc::MiMalloc, layout),
+        move || raw_cycle::<_, WRITE>(&mimalloc::MiMalloc, std::hint::black_box(layout)),
     );
     g.time(
         &key("object_pool"),

@@ -91,16 +91,36 @@ pub fn code_sizes() -> Result<(u64, Vec<u64>)> {
     Ok((got[0], got[1..].to_vec()))
 }
 
+/// A size the optimizer cannot know: `n` as if read from input.
+#[inline(never)]
+fn runtime_size(n: usize) -> usize {
+    std::hint::black_box(n)
+}
+
 pub fn run(s: &mut Session) -> Result<()> {
     let pool = SharedPool::<u8>::new();
     for &n in SIZES {
         let key = |v: &str| format!("size_specialized.{n}.{v}");
         let mut g = Group::new(format!("size_specialized.{n}"));
+        // Both arms as a user writes them. The run-time size comes from the run (here read once
+        // through `black_box`, as from input or a table): the optimizer cannot fold it, and it
+        // may do with it what it would in a user's loop (the closure holds it by value). No arm
+        // has a `black_box` in its loop.
+        let n_at_run_time = runtime_size(n);
+        let p = &pool;
         g.time(
             &key("runtime"),
-            &format!("rent({n}) + return, bucket chosen at run time"),
-            || drop(pool.rent(std::hint::black_box(n))),
+            &format!("rent(n) + return with n = {n} read at run time, bucket chosen at run time"),
+            move || drop(p.rent(n_at_run_time)),
         );
+        let literal = format!(
+            "rent({n}) + return with the literal {n}: what LLVM folds when rent is inlined"
+        );
+        match n {
+            16 => g.time(&key("literal"), &literal, move || drop(p.rent(16))),
+            4096 => g.time(&key("literal"), &literal, move || drop(p.rent(4096))),
+            _ => g.time(&key("literal"), &literal, move || drop(p.rent(81_920))),
+        }
         let title = format!("rent_const::<{n}>() + return, bucket chosen at compile time");
         match n {
             16 => g.time(&key("const"), &title, || drop(pool.rent_const::<16>())),
@@ -108,6 +128,18 @@ pub fn run(s: &mut Session) -> Result<()> {
             _ => g.time(&key("const"), &title, || drop(pool.rent_const::<81_920>())),
         }
         s.compare(g)?;
+        s.ratio_of(
+            &key("literal_vs_runtime"),
+            &format!("rent with a literal size ÷ with a run-time size, rent+return of {n} B"),
+            &key("literal"),
+            &key("runtime"),
+        );
+        s.ratio_of(
+            &key("const_vs_literal"),
+            &format!("rent_const ÷ rent with a literal size, rent+return of {n} B"),
+            &key("const"),
+            &key("literal"),
+        );
         s.ratio_of(
             &key("const_vs_runtime"),
             &format!("compile-time ÷ run-time bucket selection, rent+return of {n} B"),

@@ -27,7 +27,8 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
         {
             return Err(format!(
                 "no figure matches `{}` in {}.json: rerun `cargo xtask bench`, or fix the pattern",
-                claim.keys, file.machine.id
+                claim.keys,
+                file.label()
             ));
         }
     } else {
@@ -55,6 +56,9 @@ fn relation(op: Op) -> &'static str {
         Op::Excludes => "an interval that excludes",
         Op::Citable => "citable",
         Op::NotCitable => "not citable",
+        Op::Is(bench_data::claim::Direction::Less) => "less than 1 by more than the ±5 % band",
+        Op::Is(bench_data::claim::Direction::More) => "more than 1 by more than the ±5 % band",
+        Op::Is(_) => "the same as 1 for practice (within ±5 %, or the interval includes 1)",
     }
 }
 
@@ -82,7 +86,7 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
     };
     let keys = matching_keys(&claim.keys, file);
     let bound = match (&claim.op, &claim.bound) {
-        (Op::Citable | Op::NotCitable, _) => relation(claim.op).to_string(),
+        (Op::Citable | Op::NotCitable | Op::Is(_), _) => relation(claim.op).to_string(),
         (op, Some(Bound::Number(v))) => {
             let unit = file
                 .figures
@@ -112,7 +116,7 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
     format!(
         "{verdict}: {}, {each}{bound}. (Measured on {}, run of {}.)",
         shown.join("; "),
-        file.machine.id,
+        file.label(),
         file.run.date.get(..10).unwrap_or(&file.run.date)
     )
 }
@@ -123,7 +127,7 @@ pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
     let Ok(file) = data.primary() else {
         return String::new();
     };
-    let file_id = file.machine.id.clone();
+    let file_id = file.label();
     let (class, shown, note) = match check.mark {
         Mark::Holds => ("lab-claim-ok", "✓", "supported by this machine's data"),
         Mark::Contradicted => (

@@ -10,6 +10,7 @@ use crate::directive::{self, Directive};
 
 pub(crate) mod chart;
 mod claim;
+mod instructions;
 mod machine;
 mod quiz;
 mod report;
@@ -49,6 +50,9 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("claims-report", []) => Ok(report::claims_report(data)),
         ("chart", [name]) => chart::chart(name, data),
         ("machines", []) => Ok(machines(data)),
+        ("instructions", []) => instructions::table(data),
+        ("listing", [key]) => instructions::listing(key, data),
+        ("instr", [key]) => instructions::instr(key, data),
         ("provenance", []) => provenance(data),
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget::widget(name, options),
@@ -74,9 +78,32 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
     } else {
         String::new()
     };
+    let repeats = if f.repeats.len() > 1 {
+        let (lo, hi) = f.spread();
+        format!(
+            "the interval is that of one repetition (the median one); the medians of {} repetitions of the whole run spread over {} – {}; ",
+            f.repeats.len(),
+            format_value(f.unit, lo),
+            format_value(f.unit, hi)
+        )
+    } else {
+        String::new()
+    };
+    let instructions = match (&f.instructions, &file.run.clock) {
+        (Some(i), Some(c)) => format!(
+            "{:.1} instructions per iteration (callgrind, the bench's own loop): {:.2} per cycle at {:.2} GHz, the core retires at most {}; ",
+            i.per_iteration, i.implied_ipc, c.max_ghz, c.max_ipc
+        ),
+        _ => String::new(),
+    };
     escape(&format!(
-        "{}: {spread}gate: {}. {key} on {} ({} logical cores), {}",
-        f.title, f.gate_note, file.machine.cpu_model, file.machine.logical_cores, file.run.date
+        "{}: {spread}{repeats}{instructions}gate: {}. {key} on {} ({} logical cores, {}), {}",
+        f.title,
+        f.gate_note,
+        file.machine.cpu_model,
+        file.machine.logical_cores,
+        file.run.runtime,
+        file.run.date
     ))
 }
 
@@ -86,14 +113,16 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
         "class=\"lab-fig{}\" data-fig=\"{}\" data-machine=\"{}\"",
         if citable(f) { "" } else { " lab-unfit" },
         escape(key),
-        escape(&file.machine.id)
+        escape(&file.stem())
     );
     if citable(f) {
         popover(data, &attrs, &format_value(f.unit, f.value), &details)
     } else {
         data.warn(format!(
             "`{key}` on {} is not printed: the noise gate says {:?} ({})",
-            file.machine.id, f.verdict, f.gate_note
+            file.label(),
+            f.verdict,
+            f.gate_note
         ));
         let shown = format!("not citable on this machine ({})", escape(&f.gate_note));
         popover(data, &attrs, &shown, &details)
@@ -125,17 +154,18 @@ fn provenance(data: &Data) -> Result<String, String> {
     let m = &file.machine;
     let others = data.files().len().saturating_sub(1);
     let also = if others > 0 {
-        format!(" Tables show {others} more machine(s) as columns.")
+        format!(" Tables show {others} more machine(s) or runtime(s) as columns.")
     } else {
         String::new()
     };
     Ok(format!(
         "\n\n<p class=\"lab-prov lab-provenance\" data-machine=\"{}\">Rust figures on this page: \
-         {} ({}, {} logical cores), run of {}. Select a figure for its statistics.{also}</p>\n\n",
-        escape(&m.id),
+         {} ({}, {} logical cores, {}), run of {}. Select a figure for its statistics.{also}</p>\n\n",
+        escape(&file.stem()),
         escape(&m.id),
         escape(&m.cpu_model),
         m.logical_cores,
+        escape(&file.run.allocator),
         date(file)
     ))
 }
@@ -147,7 +177,7 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
     for file in files {
         html.push_str(&format!(
             "<th>{} <small>({} cores, {})</small></th>",
-            escape(&file.machine.id),
+            escape(&file.label()),
             file.machine.logical_cores,
             date(file)
         ));
@@ -178,14 +208,23 @@ fn machines(data: &Data) -> String {
     let mut html = String::from(
         "\n\n<table class=\"lab-machines\"><thead><tr><th>machine</th><th>CPU</th><th>cores</th>\
          <th>memory</th><th>OS, kernel, libc</th><th>rustc</th><th>commit</th><th>date</th>\
-         <th>load before → after</th><th>mode</th></tr></thead><tbody>",
+         <th>load before → after</th><th>mode</th><th>runtime</th><th>repetitions</th><th>code</th></tr></thead><tbody>",
     );
-    for f in data.files() {
+    let rows = data
+        .files()
+        .iter()
+        .map(|f| (f, "current".to_string()))
+        .chain(data.older().iter().map(|(f, why)| (f, why.clone())));
+    for (f, status) in rows {
         let (m, r) = (&f.machine, &f.run);
+        let code = format!(
+            "{} ({status})",
+            r.fingerprint.as_deref().unwrap_or("no fingerprint")
+        );
         html.push_str(&format!(
             "<tr data-machine=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{:.1} GiB</td><td>{}, {}, {}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{:.2} → {:.2}</td><td>{}</td></tr>",
-            escape(&m.id),
+             <td>{}</td><td>{}</td><td>{}</td><td>{:.2} → {:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&f.stem()),
             escape(&m.id),
             escape(&m.cpu_model),
             m.logical_cores,
@@ -199,10 +238,13 @@ fn machines(data: &Data) -> String {
             r.load_before[0],
             r.load_after[0],
             escape(&r.mode),
+            escape(&format!("{} ({})", r.runtime, r.allocator)),
+            r.repetitions,
+            escape(&code),
         ));
     }
     if data.files().is_empty() {
-        html.push_str("<tr><td colspan=\"10\">No bench data yet: run <code>cargo xtask bench</code>.</td></tr>");
+        html.push_str("<tr><td colspan=\"13\">No bench data yet: run <code>cargo xtask bench</code>.</td></tr>");
     }
     html.push_str("</tbody></table>\n\n");
     html

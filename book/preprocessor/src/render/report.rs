@@ -16,7 +16,7 @@ pub fn claims_report(data: &Data) -> String {
     for file in files {
         html.push_str(&format!(
             "<th>{} <small>({})</small></th>",
-            escape(&file.machine.id),
+            escape(&file.label()),
             escape(file.run.date.get(..10).unwrap_or(&file.run.date))
         ));
     }

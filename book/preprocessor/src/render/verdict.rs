@@ -39,14 +39,15 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
     let mut html = format!(
         "<span class=\"lab-data-verdict\" data-verdict=\"{}\" data-machine=\"{}\" data-direction=\"{}\">{}</span>",
         escape(key),
-        escape(&file.machine.id),
+        escape(&file.stem()),
         dir.as_str(),
         escape(&words)
     );
     if dir == Direction::Unfit {
         data.warn(format!(
             "verdict on `{key}` on {}: too noisy to say ({})",
-            file.machine.id, f.gate_note
+            file.label(),
+            f.gate_note
         ));
     }
     if let Some(expect) = expect {

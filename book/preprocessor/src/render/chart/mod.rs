@@ -72,6 +72,13 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                 let point = lookup(&key, file, primary, data, name)?;
                 points.push((key, point.0, point.1));
             }
+            // A runtime that did not run this suite (another allocator runs only the suites
+            // where the allocator matters) draws no line, rather than a line of gaps.
+            if file.stem() != primary.stem()
+                && points.iter().all(|(_, _, p)| matches!(p, Point::Missing))
+            {
+                continue;
+            }
             lines.push(Line {
                 series: s,
                 machine: m,
@@ -99,7 +106,7 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                         let shown = format_value(unit, v);
                         let shown = shown.trim_end_matches(" B");
                         let who = if files.len() > 1 {
-                            format!(" ({})", file.machine.id)
+                            format!(" ({})", file.label())
                         } else {
                             String::new()
                         };
@@ -108,7 +115,7 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                             label: format!("{label} = {shown}{who}"),
                             legend: format!(
                                 "{label} = {shown}: measured, {key} on {}",
-                                file.machine.id
+                                file.label()
                             ),
                         });
                     }
@@ -129,7 +136,7 @@ fn lookup(
     chart: &str,
 ) -> Result<(Option<Unit>, Point), String> {
     let Some(f) = file.figures.get(key) else {
-        if file.machine.id == primary.machine.id {
+        if file.stem() == primary.stem() {
             let (_, _) = data
                 .figure(key)
                 .map_err(|e| format!("chart `{chart}`: {e}"))?;
@@ -148,7 +155,9 @@ fn lookup(
     } else {
         data.warn(format!(
             "chart `{chart}`: `{key}` on {} is drawn as a gap: the noise gate says {:?} ({})",
-            file.machine.id, f.verdict, f.gate_note
+            file.label(),
+            f.verdict,
+            f.gate_note
         ));
         Ok((Some(f.unit), Point::Gated(f.gate_note.clone())))
     }
@@ -182,7 +191,7 @@ fn html(
     let many = files.len() > 1;
     let line_name = |l: &Line<'_>| {
         if many {
-            format!("{} — {}", spec.series[l.series].label, l.file.machine.id)
+            format!("{} — {}", spec.series[l.series].label, l.file.label())
         } else {
             spec.series[l.series].label.to_string()
         }
@@ -192,7 +201,7 @@ fn html(
         .map(|f| {
             format!(
                 "{} ({}, {} logical cores), measured {}",
-                escape(&f.machine.id),
+                escape(&f.label()),
                 escape(&f.machine.cpu_model),
                 f.machine.logical_cores,
                 date(f)
@@ -248,14 +257,14 @@ fn html(
                 Point::Gated(why) => notes.push(format!(
                     "a gap at {at} in “{}” on {}: the noise gate found <code>{}</code> too noisy to draw ({})",
                     escape(spec.series[l.series].label),
-                    escape(&l.file.machine.id),
+                    escape(&l.file.label()),
                     escape(key),
                     escape(why)
                 )),
                 Point::Missing => notes.push(format!(
                     "a gap at {at} in “{}”: {} has no <code>{}</code> (not measured in that run)",
                     escape(spec.series[l.series].label),
-                    escape(&l.file.machine.id),
+                    escape(&l.file.label()),
                     escape(key)
                 )),
                 Point::Value { .. } => {}
@@ -321,7 +330,7 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                 "<tr data-key=\"{}\" data-machine=\"{}\"><td>{}</td><td>{}</td>\
                  <td class=\"lab-chart-value\">{value}</td><td>{interval}</td></tr>",
                 escape(key),
-                escape(&l.file.machine.id),
+                escape(&l.file.stem()),
                 escape(&x_name(spec, x)),
                 escape(&line_name(l)),
             ));
