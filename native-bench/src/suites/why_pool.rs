@@ -101,12 +101,53 @@ pub fn run(s: &mut Session) -> Result<()> {
         Unit::Bytes,
         total as f64,
     )?;
+    new_thread(s, &pool)?;
     if let Some(round) = break_even_round(total, LINE_BYTES) {
         s.exact(
             "why_pool.break_even_round",
             "first round at which fresh 128-byte buffers have allocated as much as the pool's first use",
             Unit::Count,
             round as f64,
+        )?;
+    }
+    Ok(())
+}
+
+/// A new thread's first rent, its first return and a second round, from the pool warmed above:
+/// the counterpart of the Thai article's 672 B for a new thread's first `Rent`. The counting
+/// allocator counts per thread, so each region holds only what that thread's call allocated.
+fn new_thread(s: &mut Session, pool: &SharedPool<u8>) -> Result<()> {
+    let counts = std::thread::scope(|t| {
+        t.spawn(|| -> Result<[bufpool::alloc_count::AllocStats; 3]> {
+            let (line, rent) = measure(|| pool.rent(LINE_BYTES as usize))?;
+            let line = line?;
+            let ((), ret) = measure(|| drop(line))?;
+            let ((), again) = measure(|| pooled_line(pool, 1))?;
+            Ok([rent, ret, again])
+        })
+        .join()
+        .map_err(|_| anyhow::anyhow!("the new thread of why_pool.new_thread panicked"))?
+    })?;
+    let names = [
+        (
+            "first_rent",
+            "a new thread's first rent of 128 B from a warm pool",
+        ),
+        ("first_return", "that thread's first return"),
+        ("second_round", "that thread's second rent + return"),
+    ];
+    for ((what, title), st) in names.into_iter().zip(counts) {
+        s.exact(
+            &format!("why_pool.new_thread.{what}.bytes"),
+            &format!("bytes allocated by {title}"),
+            Unit::Bytes,
+            st.bytes_requested as f64,
+        )?;
+        s.exact(
+            &format!("why_pool.new_thread.{what}.allocations"),
+            &format!("allocations by {title}"),
+            Unit::Count,
+            (st.allocations + st.reallocations) as f64,
         )?;
     }
     Ok(())
