@@ -1,7 +1,18 @@
-//! `cargo xtask fuzz [--seconds N] [TARGET]`: the coverage-guided fuzz targets of `fuzz/`
-//! (cargo-fuzz, libFuzzer, nightly), one at a time (the machine has 2 cores), each for N seconds
-//! (default [`DEFAULT_SECONDS`]: about three minutes for all nine). Each target grows its corpus in
-//! `fuzz/corpus/<target>/`; a crash, hang (`-timeout`) or memory blow-up (`-rss_limit_mb`) is
+//! `cargo xtask fuzz [--seconds N] [--fast] [--jobs N] [--minimize] [TARGET]`: the coverage-guided
+//! fuzz targets of `fuzz/` (cargo-fuzz, libFuzzer, nightly), one target at a time, each for N
+//! seconds (default [`DEFAULT_SECONDS`]: about three minutes for all nine).
+//!
+//! - `--fast` builds without the address sanitizer (`cargo fuzz -s none`): several times the
+//!   executions per second. The parsers themselves are safe Rust; the sanitizer watches the
+//!   `unsafe` of `bufpool` that the widget and quiz targets run through, so the default build
+//!   keeps it. Without it, the contracts' assertions, panics, hangs and the memory limit are
+//!   still caught: for long runs that grow the corpus, which a sanitized run then replays.
+//! - `--jobs N` runs N fuzzing processes on the target at once (libFuzzer's `-fork=N`), sharing
+//!   its corpus: on a machine with cores to spare.
+//! - `--minimize` first merges each target's corpus into its smallest set with the same coverage
+//!   (`cargo fuzz cmin`), so the committed corpora and the replay step stay small.
+//!
+//! Each target grows its corpus in `fuzz/corpus/<target>/`; a crash, hang (`-timeout`) or memory blow-up (`-rss_limit_mb`) is
 //! saved in `fuzz/artifacts/<target>/` and minimized (`cargo fuzz tmin`), for the replay test
 //! (`fuzz-contracts/tests/replay.rs`, a step of `cargo xtask test`) to keep fixed once committed.
 
@@ -28,8 +39,19 @@ struct Run {
     failure: Option<PathBuf>,
 }
 
+/// What `cargo xtask fuzz` was asked to do.
+#[derive(Debug, PartialEq, Eq)]
+struct Args<'a> {
+    seconds: u64,
+    only: Option<&'a str>,
+    fast: bool,
+    jobs: u32,
+    minimize: bool,
+}
+
 pub fn run(root: &Path, args: &[&str]) -> Result<()> {
-    let (seconds, only) = parse_args(args)?;
+    let a = parse_args(args)?;
+    let (seconds, only) = (a.seconds, a.only);
     let fuzz = root.join("fuzz");
     let mut targets: Vec<String> = std::fs::read_dir(fuzz.join("fuzz_targets"))
         .context("cannot list fuzz/fuzz_targets")?
@@ -50,14 +72,35 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         targets.retain(|x| x == t);
     }
     tools::cargo_fuzz()?;
-    crate::site::step("building the fuzz targets (nightly, libFuzzer, address sanitizer)");
-    cmd::new("cargo", &["+nightly", "fuzz", "build", "-O"]).run()?;
+    let sanitizer: &[&str] = if a.fast { &["-s", "none"] } else { &[] };
+    crate::site::step(if a.fast {
+        "building the fuzz targets (nightly, libFuzzer, no sanitizer: --fast)"
+    } else {
+        "building the fuzz targets (nightly, libFuzzer, address sanitizer)"
+    });
+    let mut build = vec!["+nightly", "fuzz", "build", "-O"];
+    build.extend(sanitizer);
+    cmd::new("cargo", &build).run()?;
+    if a.minimize {
+        for t in &targets {
+            let before = files(&fuzz.join("corpus").join(t)).len();
+            crate::site::step(&format!("minimizing the corpus of `{t}` ({before} files)"));
+            let mut cmin = vec!["+nightly", "fuzz", "cmin", "-O"];
+            cmin.extend(sanitizer);
+            cmin.push(t);
+            cmd::new("cargo", &cmin).run()?;
+            println!(
+                "{t}: {before} → {} files",
+                files(&fuzz.join("corpus").join(t)).len()
+            );
+        }
+    }
     let logs = crate::site::target_dir(root).join("fuzz-logs");
     std::fs::create_dir_all(&logs)?;
     let mut runs = Vec::new();
     for t in &targets {
         crate::site::step(&format!("fuzzing `{t}` for {seconds} s"));
-        runs.push(one(&fuzz, &logs, t, seconds)?);
+        runs.push(one(&fuzz, &logs, t, seconds, sanitizer, a.jobs)?);
     }
     println!(
         "\n{:<12} {:>14} {:>8} {:>10} {:>8}  result",
@@ -90,33 +133,61 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
-fn parse_args<'a>(args: &[&'a str]) -> Result<(u64, Option<&'a str>)> {
-    let mut seconds = DEFAULT_SECONDS;
-    let mut only = None;
+fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
+    let mut a = Args {
+        seconds: DEFAULT_SECONDS,
+        only: None,
+        fast: false,
+        jobs: 1,
+        minimize: false,
+    };
+    let number = |flag: &str, n: Option<&&str>| -> Result<u64> {
+        let n = n.with_context(|| format!("{flag} needs a number"))?;
+        n.parse()
+            .with_context(|| format!("{flag} {n}: not a whole number"))
+    };
     let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match *a {
-            "--seconds" => {
-                let n = it.next().context("--seconds needs a number")?;
-                seconds = n
-                    .parse()
-                    .with_context(|| format!("--seconds {n}: not a whole number"))?;
+    while let Some(arg) = it.next() {
+        match *arg {
+            "--seconds" => a.seconds = number("--seconds", it.next())?,
+            "--jobs" => {
+                a.jobs = u32::try_from(number("--jobs", it.next())?)
+                    .ok()
+                    .filter(|&j| (1..=64).contains(&j))
+                    .context("--jobs takes 1 to 64")?;
             }
-            t if !t.starts_with('-') && only.is_none() => only = Some(t),
-            other => bail!("cargo xtask fuzz [--seconds N] [TARGET]: unknown argument {other:?}"),
+            "--fast" => a.fast = true,
+            "--minimize" => a.minimize = true,
+            t if !t.starts_with('-') && a.only.is_none() => a.only = Some(t),
+            other => bail!(
+                "cargo xtask fuzz [--seconds N] [--fast] [--jobs N] [--minimize] [TARGET]: unknown argument {other:?}"
+            ),
         }
     }
-    Ok((seconds, only))
+    Ok(a)
 }
 
 /// Fuzzes `target` for `seconds`; on a failure, minimizes the input it saved.
-fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64) -> Result<Run> {
+fn one(
+    fuzz: &Path,
+    logs: &Path,
+    target: &str,
+    seconds: u64,
+    sanitizer: &[&str],
+    jobs: u32,
+) -> Result<Run> {
     let artifacts = fuzz.join("artifacts").join(target);
     let before = files(&artifacts);
     let log = logs.join(format!("{target}.log"));
     let started = Instant::now();
-    let status = std::process::Command::new("cargo")
-        .args(["+nightly", "fuzz", "run", "-O", target, "--"])
+    let mut run = std::process::Command::new("cargo");
+    run.args(["+nightly", "fuzz", "run", "-O"])
+        .args(sanitizer)
+        .args([target, "--"]);
+    if jobs > 1 {
+        run.arg(format!("-fork={jobs}"));
+    }
+    let status = run
         .arg(format!("-max_total_time={seconds}"))
         .arg(format!("-timeout={TIMEOUT_SECONDS}"))
         .args(["-rss_limit_mb=2048", "-print_final_stats=1"])
@@ -198,4 +269,36 @@ fn files(dir: &Path) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments() {
+        let a = parse_args(&["--seconds", "900", "--fast", "--minimize", "link"]).unwrap();
+        assert_eq!(
+            a,
+            Args {
+                seconds: 900,
+                only: Some("link"),
+                fast: true,
+                jobs: 1,
+                minimize: true,
+            }
+        );
+        assert_eq!(parse_args(&["--jobs", "2"]).unwrap().jobs, 2);
+        let e = |args: &[&str]| parse_args(args).unwrap_err().to_string();
+        assert!(e(&["--jobs", "0"]).contains("1 to 64"));
+        assert!(e(&["--seconds", "ten"]).contains("not a whole number"));
+        assert!(e(&["--sanitize"]).contains("unknown argument"));
+    }
+
+    #[test]
+    fn stats_of_a_log() {
+        let log = "#1024 pulse cov: 12 ft: 30\n#2048 DONE cov: 17 ft: 40\nstat::number_of_executed_units: 2048\n";
+        assert_eq!(stats(log), (2048, "17".to_string()));
+        assert_eq!(stats(""), (0, "?".to_string()));
+    }
 }
