@@ -393,7 +393,7 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
     for fig in &figs {
         let key = fig.attr("data-fig").await?.unwrap_or_default();
         let machine = fig.attr("data-machine").await?.unwrap_or_default();
-        let Some(file) = data.files().iter().find(|f| f.machine.id == machine) else {
+        let Some(file) = data.files().iter().find(|f| f.stem() == machine) else {
             bail!("{key}: cited from unknown machine {machine:?}");
         };
         let f = file

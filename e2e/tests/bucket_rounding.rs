@@ -130,3 +130,40 @@ async fn print_page_loads_the_lab_too() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
+
+/// The request slider, on a log scale: dragging to its ends sets the field and the result, and a
+/// typed request moves the slider to that size.
+#[tokio::test]
+async fn the_slider_sets_the_request() -> Result<()> {
+    let b = e2e::session().await?;
+    b.open(PAGE).await?;
+    let w = b.by_testid("widget-bucket-rounding").await?;
+    let slider = Browser::find(&w, "calc-input-slider").await?;
+    slider.scroll_into_view().await?;
+    slider.click().await?;
+    slider.send_keys(Key::End).await?;
+    let max = bufpool::bucket::MAX_BUCKET_LEN as u64;
+    let field = Browser::find(&w, "calc-input").await?;
+    ensure!(
+        number(&field.prop("value").await?.unwrap_or_default()) == Some(max),
+        "the slider's end set {:?}",
+        field.prop("value").await?
+    );
+    ensure!(number(&Browser::text(&w, "calc-length").await?) == Some(max));
+    slider.send_keys(Key::Home).await?;
+    ensure!(Browser::text(&w, "calc-length").await? == "16");
+    Browser::type_into(&w, "calc-input", "4096").await?;
+    let at = slider.prop("value").await?.unwrap_or_default();
+    let want = wasm_lab::view::Slider {
+        min: 1,
+        max,
+        log: true,
+    }
+    .position(4096);
+    ensure!(
+        at == want.to_string(),
+        "slider at {at} for 4,096, not {want}"
+    );
+    b.assert_no_errors().await?;
+    b.quit().await
+}

@@ -147,3 +147,27 @@ async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
+
+/// The number of buffers held at once has a slider: dragging it sets the field and reruns the
+/// pool, as typing does.
+#[tokio::test]
+async fn the_held_buffers_follow_the_slider() -> Result<()> {
+    let b = e2e::session().await?;
+    b.open("capacity.html").await?;
+    let w = widget(&b, "capacity").await?;
+    let slider = Browser::find(&w, "cap-k-slider").await?;
+    slider.scroll_into_view().await?;
+    let before = Browser::find(&w, "cap-k").await?.prop("value").await?;
+    slider.click().await?;
+    slider.send_keys(Key::Home).await?;
+    let field = Browser::find(&w, "cap-k").await?.prop("value").await?;
+    ensure!(
+        field.as_deref() == Some("0"),
+        "slider home set {field:?} (was {before:?})"
+    );
+    slider.send_keys(Key::End).await?;
+    let field = Browser::find(&w, "cap-k").await?.prop("value").await?;
+    ensure!(field.as_deref() == Some("600"), "slider end set {field:?}");
+    b.assert_no_errors().await?;
+    b.quit().await
+}

@@ -117,7 +117,7 @@ async fn every_table_mirror_holds_the_data_files_numbers() -> Result<()> {
             .convert()?;
         ensure!(!rows.is_empty(), "{page}: no chart table rows");
         for (key, machine, shown) in rows {
-            let Some(file) = data.files().iter().find(|f| f.machine.id == machine) else {
+            let Some(file) = data.files().iter().find(|f| f.stem() == machine) else {
                 bail!("{page}: {key} from unknown machine {machine}");
             };
             match file.figures.get(&key) {

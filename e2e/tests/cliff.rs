@@ -76,3 +76,42 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
+
+/// The drawing moves with the request: a block over glibc's threshold shows the threshold
+/// raised after the free, one under it does not, and in the browser it draws this page's memory.
+#[tokio::test]
+async fn drawing_shows_the_borders_the_request_meets() -> Result<()> {
+    use e2e::thirtyfour::prelude::*;
+    let b = e2e::session().await?;
+    b.open(PAGE).await?;
+    let w = widget(&b, "cliff").await?;
+    for (n, raised) in [(200_000, true), (1_000, false), (40_000_000, false)] {
+        Browser::enter_into(&w, "cliff-input", &n.to_string()).await?;
+        let d = Browser::find(&w, "cliff-drawing").await?;
+        let marks = d
+            .find_all(By::Css("[data-testid=\"cliff-draw-raised\"]"))
+            .await?;
+        ensure!(
+            marks.len() == usize::from(raised),
+            "{n} B: {} raised-threshold marks",
+            marks.len()
+        );
+        let title = d
+            .find(By::Css("title"))
+            .await?
+            .prop("textContent")
+            .await?
+            .unwrap_or_default();
+        ensure!(
+            title.contains(&lab_text::group_digits(n)) && title.contains("pages"),
+            "{n} B: {title:?}"
+        );
+        // The bench's limit for glibc: 32 MiB, the most a free raises the threshold to.
+        ensure!(
+            raised == cliff(n, Elem::Byte).glibc_threshold_after_free.is_some(),
+            "{n} B"
+        );
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}

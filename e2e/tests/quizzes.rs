@@ -335,3 +335,52 @@ async fn a_question_with_code_reads_in_order_on_a_phone() -> Result<()> {
         .await?;
     b.quit().await
 }
+
+/// A widget's short check and the chapter's quiz keep separate records: answering the check
+/// right neither solves the chapter's question of the same kind nor adds to its attempts, and the
+/// stored progress holds the check under its own key.
+#[tokio::test]
+async fn a_short_check_keeps_its_own_record() -> Result<()> {
+    let b = e2e::session().await?;
+    b.open("chunking.html").await?;
+    let check = b.by_testid("quiz-chunking-check").await?;
+    let page = page_data(&check).await?;
+    let q = check
+        .find(By::Css("[data-testid=\"question\"]"))
+        .await
+        .context("the short check shows no question")?;
+    let kind = q.attr("data-kind").await?.unwrap_or_default();
+    let question = replay("chunking", &q, &page).await?;
+    let said = give(&q, &question, &question.right_answer()).await?;
+    ensure!(said.starts_with("✔ Correct"), "{said:?}");
+    ensure!(
+        Browser::text(&check, "quiz-score").await? == "Solved 1 of 1 · 1 attempt · 0 answers shown",
+        "check score: {:?}",
+        Browser::text(&check, "quiz-score").await?
+    );
+    let chapter = quiz_root(&b, "chunking").await?;
+    let score = Browser::text(&chapter, "quiz-score").await?;
+    ensure!(
+        score.starts_with("Solved 0 of"),
+        "chapter quiz after the check: {score:?}"
+    );
+    let stored = b
+        .driver
+        .execute(
+            "return localStorage.getItem('pools-and-chunks/progress');",
+            vec![],
+        )
+        .await?
+        .json()
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let p = wasm_lab::progress::Progress::from_json(&stored).map_err(anyhow::Error::msg)?;
+    ensure!(p.tally("chunking/check", &kind).solved(), "{stored}");
+    ensure!(p.tally("chunking", &kind).attempts == 0, "{stored}");
+    // The chapter's row on the progress page counts the chapter's quiz only.
+    b.open(PROGRESS).await?;
+    ensure!(progress_row(&b, "chunking").await?.1 == "0");
+    b.assert_no_errors().await?;
+    b.quit().await
+}

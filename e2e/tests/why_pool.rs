@@ -5,7 +5,7 @@
 mod common;
 
 use anyhow::{Context, Result, anyhow, ensure};
-use common::{error_says, no_error, widget};
+use common::{absent, error_says, no_error, predict, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::why_pool::scenario::{break_even, run};
@@ -16,6 +16,21 @@ const PAGE: &str = "why-pool.html";
 async fn bytes(w: &WebElement, id: &str) -> Result<u64> {
     let shown = Browser::text(w, id).await?;
     number(shown.trim_end_matches(" B")).ok_or_else(|| anyhow!("{id} shows {shown:?}"))
+}
+
+/// Commits predictions until the outcome shows: the widget asks first, and two tries are all a
+/// prediction gets. Returns the verdict.
+async fn predict_and_see(w: &WebElement) -> Result<String> {
+    for _ in 0..2 {
+        if !absent(w, "why-predict").await? {
+            ensure!(
+                absent(w, "why-fresh-bytes").await? && absent(w, "why-drawing").await?,
+                "the outcome shows before the prediction"
+            );
+            predict(w, "why-predict", "same").await?;
+        }
+    }
+    Browser::text(w, "why-verdict").await
 }
 
 #[tokio::test]
@@ -36,6 +51,7 @@ async fn widget_counts_like_the_lab() -> Result<()> {
             Browser::type_into(&w, "why-rounds", &rounds.to_string()).await?;
             Browser::type_into(&w, "why-size", &size.to_string()).await?;
         }
+        let verdict = predict_and_see(&w).await?;
         let want = run(rounds, size)?;
         let fresh_allocs = number(&Browser::text(&w, "why-fresh-allocs").await?);
         ensure!(
@@ -63,6 +79,19 @@ async fn widget_counts_like_the_lab() -> Result<()> {
             "{shown:?}"
         );
         ensure!(!Browser::find(&w, "why-error").await?.is_displayed().await?);
+        // The verdict says what the table shows, and which side allocated less decides it.
+        let (fresh, pooled) = (want.fresh.bytes, bytes(&w, "why-pool-bytes").await?);
+        ensure!(
+            verdict.contains(&format!(
+                "fresh buffers allocated {} B",
+                lab_text::group_digits(fresh)
+            )) && verdict.starts_with(if fresh == pooled {
+                "Your prediction held"
+            } else {
+                "Your prediction did not hold"
+            }),
+            "{rounds}×{size}: {verdict:?}"
+        );
     }
     b.assert_no_errors().await?;
     b.quit().await
@@ -91,6 +120,7 @@ async fn widget_explains_bad_input() -> Result<()> {
         Browser::type_into(&w, id, fix).await?;
         no_error(&w, "why-error").await?;
     }
+    predict_and_see(&w).await?;
     ensure!(bytes(&w, "why-fresh-bytes").await? == 1_280);
     b.assert_no_errors().await?;
     b.quit().await
@@ -104,6 +134,56 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
     b.open(PAGE).await?;
     let (figs, _claims) = e2e::check_figures(&b, &data).await?;
     ensure!(figs > 0, "the chapter cites no figure");
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+/// The drawing carries the table's numbers, at both widths: its title names the break-even round
+/// the table shows, its lines move when the rounds change, and it fits the column.
+#[tokio::test]
+async fn drawing_follows_the_counts() -> Result<()> {
+    let b = e2e::session().await?;
+    for width in [1280, 390] {
+        e2e::screen::set_width(&b, width).await?;
+        b.open(PAGE).await?;
+        let w = widget(&b, "why-pool").await?;
+        predict(&w, "why-predict", "pool").await?;
+        let drawing = Browser::find(&w, "why-drawing").await?;
+        ensure!(drawing.is_displayed().await?, "{width}px: no drawing");
+        let title = |d: &WebElement| {
+            let d = d.clone();
+            async move {
+                let t = d.find(By::Css("title")).await?;
+                Ok::<_, anyhow::Error>(t.prop("textContent").await?.unwrap_or_default())
+            }
+        };
+        let shown = Browser::text(&w, "why-break-even").await?;
+        let even = shown.split(' ').next().unwrap_or_default().to_string();
+        let said = title(&drawing).await?;
+        ensure!(
+            said.contains(&format!("by round {even}")),
+            "{width}px: the table says {shown:?}, the drawing {said:?}"
+        );
+        let points = |w: &WebElement, id: &'static str| {
+            let w = w.clone();
+            async move {
+                Ok::<_, anyhow::Error>(
+                    Browser::find(&w, id)
+                        .await?
+                        .attr("points")
+                        .await?
+                        .unwrap_or_default(),
+                )
+            }
+        };
+        let before = points(&w, "why-draw-fresh").await?;
+        Browser::type_into(&w, "why-rounds", "5").await?;
+        predict_and_see(&w).await?;
+        let after = points(&w, "why-draw-fresh").await?;
+        ensure!(before != after, "{width}px: the fresh line did not move");
+        let overflow = e2e::screen::overflow(&b).await?;
+        ensure!(overflow.is_empty(), "{width}px: {overflow:?}");
+    }
     b.assert_no_errors().await?;
     b.quit().await
 }

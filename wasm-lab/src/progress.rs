@@ -25,6 +25,24 @@ pub const VERSION: u32 = 2;
 /// The `localStorage` key progress is kept under.
 pub const STORAGE_KEY: &str = "pools-and-chunks/progress";
 
+/// The record a quiz mount keeps its tallies under: a chapter's quiz under its id, a short check
+/// inside the chapter (a mount with `kinds=`, beside a widget) under `ID/check`. So answering the
+/// short check neither solves the chapter's question of the same kind nor adds to its attempts.
+///
+/// ```
+/// use wasm_lab::progress::{Progress, record_key};
+/// let mut p = Progress::default();
+/// p.record(&record_key("chunking", true), "first-chunk-arrays", true);
+/// assert!(!p.tally(&record_key("chunking", false), "first-chunk-arrays").solved());
+/// ```
+pub fn record_key(quiz: &str, short_check: bool) -> String {
+    if short_check {
+        format!("{quiz}/check")
+    } else {
+        quiz.to_string()
+    }
+}
+
 /// Attempts and right answers per question kind, per quiz.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -51,4 +51,22 @@ fn chunking_with_no_elements_says_there_are_no_chunks() {
 fn why_pool_counts_when_built() {
     let v = view_of("why-pool", &[]);
     assert!(v.text().contains("when the book was built"), "{}", v.text());
+    // The question first; readers without scripts get the outcome and its drawing under it.
+    let html = view::html::slot(&v.slots[0]);
+    let (ask, unscripted, drawn) = (
+        html.find("data-testid=\"why-predict\""),
+        html.find("lab-unscripted"),
+        html.find("data-testid=\"why-drawing\""),
+    );
+    assert!(
+        ask < unscripted && unscripted < drawn && ask.is_some(),
+        "{html}"
+    );
+    // Committed, the verdict comes first, then the outcome.
+    let v = view_of("why-pool", &[("why-predict", "pool")]);
+    let html = view::html::slot(&v.slots[0]);
+    assert!(
+        html.contains("Your prediction held") && !html.contains("lab-unscripted"),
+        "{html}"
+    );
 }

@@ -240,6 +240,11 @@ fn bytes_of(shown: &str) -> u64 {
 fn why_widget_counts_with_the_allocator() {
     let w = mount(r#"<div data-lab-widget="why-pool" data-initial="1000"></div>"#);
     no_failure(&w);
+    // Predict first: nothing of the outcome shows before the reader commits.
+    assert!(absent(&w, "why-fresh-bytes") && absent(&w, "why-drawing"));
+    predict(&w, "why-predict", "pool");
+    assert!(text(&w, "why-verdict").starts_with("Your prediction held"));
+    assert!(!absent(&w, "why-drawing"));
     assert_eq!(text(&w, "why-fresh-allocs"), "1,000");
     assert_eq!(text(&w, "why-fresh-bytes"), "128,000 B");
     assert_eq!(text(&w, "why-later-allocs"), "0");
@@ -260,6 +265,9 @@ fn why_widget_counts_with_the_allocator() {
     // The lab's run agrees with what the page shows, and a non-bucket size rounds up in the pool.
     type_into(&w, "why-size", "100");
     type_into(&w, "why-rounds", "50");
+    // A new setting asks again.
+    assert!(absent(&w, "why-fresh-bytes"));
+    predict(&w, "why-predict", "pool");
     let r = wasm_lab::chapter::why_pool::scenario::run(50, 100).unwrap();
     assert!(r.fresh.measured);
     assert_eq!(text(&w, "why-fresh-bytes"), "5,000 B");
@@ -294,6 +302,11 @@ fn why_widget_explains_bad_input() {
     type_into(&w, "why-size", "65536");
     assert!(text(&w, "why-error").contains("rounds × size"));
     type_into(&w, "why-size", "0");
+    // Fresh buffers of 0 bytes cost nothing: the pool's first use is all the bytes there are.
+    predict(&w, "why-predict", "pool");
+    assert!(text(&w, "why-predict-nudge").contains("0 B"));
+    predict(&w, "why-predict", "pool");
+    assert!(text(&w, "why-verdict").starts_with("Your prediction did not hold"));
     assert_eq!(text(&w, "why-fresh-allocs"), "0");
     assert!(text(&w, "why-break-even").starts_with("never"));
 }

@@ -103,6 +103,21 @@ fn field(f: &super::Field) -> String {
             "<label class=\"lab-field{class}\">{label} <input type=\"text\"{mode}{commit} autocomplete=\"off\" spellcheck=\"false\" data-field data-testid=\"{id}\" value=\"{value}\"></label>"
         )
     };
+    if let (Kind::Number, Some(slider)) = (f.kind, f.slider) {
+        // The slider sets the field (`web/widget.rs`); the field stays the exact way in.
+        let at = crate::input::parse_number(&f.value).map_or(0, |v| slider.position(v));
+        return f!(
+            "<span class=\"lab-slide\">{}<input type=\"range\" class=\"lab-slider\" min=\"0\" max=\"{}\" step=\"1\" value=\"{at}\" data-slider-for=\"{id}\" data-testid=\"{id}-slider\" aria-label=\"{} ({})\"></span>",
+            text("", " inputmode=\"numeric\""),
+            slider.last(),
+            escape(&f.label.replace('`', "")),
+            if slider.log {
+                "drag; log scale"
+            } else {
+                "drag"
+            }
+        );
+    }
     match f.kind {
         Kind::Number => text("", " inputmode=\"numeric\""),
         Kind::Text => text(" lab-line", ""),
@@ -178,6 +193,7 @@ fn part(slot: &str, p: &Part) -> String {
         Part::Steps(s) => steps(slot, s),
         Part::Predict(p) => predict(slot, p),
         Part::Verdict(v) => verdict(slot, v),
+        Part::Drawing(d) => super::drawing::svg(d),
         Part::NoScript(parts) => f!(
             "<div class=\"lab-unscripted\">{}</div>",
             parts.iter().map(|p| part(slot, p)).collect::<String>()

@@ -18,6 +18,7 @@
 
 use lab_text::f;
 
+pub mod drawing;
 pub mod html;
 pub mod pool;
 pub mod url;
@@ -91,6 +92,45 @@ pub struct Field {
     /// Runs on commit (Enter, leaving the field, the group's Run button), not on every
     /// keystroke: for a field whose run has a lasting cost (the cliff allocates in the page).
     pub commit: bool,
+    /// A slider beside a number field, for setting it by dragging.
+    pub slider: Option<Slider>,
+}
+
+/// A slider that sets a number field: linear, or on a log scale (16 positions per doubling, so
+/// every power of two is one position and dragging crosses a decade in about 53).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slider {
+    pub min: u64,
+    pub max: u64,
+    pub log: bool,
+}
+
+impl Slider {
+    /// Its last position (positions are `0..=last`).
+    pub fn last(self) -> u32 {
+        self.position(self.max)
+    }
+
+    /// The position that shows `value` (clamped to the slider's ends).
+    pub fn position(self, value: u64) -> u32 {
+        let v = value.clamp(self.min, self.max.max(self.min));
+        if self.log {
+            drawing::log2_16ths(v) - drawing::log2_16ths(self.min)
+        } else {
+            u32::try_from(v - self.min).unwrap_or(u32::MAX)
+        }
+    }
+
+    /// The value at position `pos`.
+    pub fn value(self, pos: u32) -> u64 {
+        let pos = pos.min(self.last());
+        let v = if self.log {
+            drawing::exp2_16ths(drawing::log2_16ths(self.min) + pos)
+        } else {
+            self.min + pos as u64
+        };
+        v.clamp(self.min, self.max.max(self.min))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +160,14 @@ impl Field {
             kind,
             value: value.into(),
             commit: false,
+            slider: None,
         }
+    }
+
+    /// A slider beside the field, from `min` to `max`.
+    pub fn with_slider(mut self, min: u64, max: u64, log: bool) -> Self {
+        self.slider = Some(Slider { min, max, log });
+        self
     }
 
     /// The field runs on commit only.
@@ -131,6 +178,15 @@ impl Field {
 }
 
 impl Form {
+    /// The slider of field `id`, if it has one.
+    pub fn slider(&self, id: &str) -> Option<Slider> {
+        self.groups
+            .iter()
+            .flat_map(|g| &g.fields)
+            .find(|f| f.id == id)
+            .and_then(|f| f.slider)
+    }
+
     /// One group feeding slot `slot`.
     pub fn single(slot: &'static str, fields: Vec<Field>, note: Option<&'static str>) -> Self {
         Form {
@@ -324,6 +380,8 @@ pub enum Part {
     Verdict(Verdict),
     /// Parts drawn only for readers without scripts (the outcome a live widget gates).
     NoScript(Vec<Part>),
+    /// A picture of the numbers beside it.
+    Drawing(drawing::Drawing),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

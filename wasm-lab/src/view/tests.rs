@@ -544,3 +544,41 @@ fn one_step_rule() {
     inputs.set("s-step", "99999999999999999999999");
     assert_eq!(step_shown(&inputs, "s", 8, 1), 0);
 }
+
+#[test]
+fn sliders_set_their_fields_on_a_log_or_linear_scale() {
+    let log = Slider {
+        min: 1,
+        max: 1 << 30,
+        log: true,
+    };
+    assert_eq!(log.last(), 480);
+    assert_eq!((log.value(0), log.value(480)), (1, 1 << 30));
+    assert_eq!(log.value(log.position(4096)), 4096);
+    assert_eq!(log.position(0), 0);
+    assert_eq!(log.position(u64::MAX), 480);
+    assert_eq!(log.value(9_999), 1 << 30);
+    let linear = Slider {
+        min: 0,
+        max: 600,
+        log: false,
+    };
+    assert_eq!(
+        (linear.last(), linear.value(258), linear.position(900)),
+        (600, 258, 600)
+    );
+    // The calculator and the capacity explorer carry one, drawn beside the field.
+    let form = (widget("bucket-rounding").unwrap().form)("100");
+    assert_eq!(form.slider("calc-input"), Some(log));
+    let html = html::widget(
+        "bucket-rounding",
+        &form,
+        &view_of("bucket-rounding", &[], false),
+    );
+    assert!(
+        html.contains("data-slider-for=\"calc-input\"") && html.contains("value=\"105\""),
+        "{html}"
+    );
+    let form = (widget("capacity").unwrap().form)("");
+    assert_eq!(form.slider("cap-k"), Some(linear));
+}

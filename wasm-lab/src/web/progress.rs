@@ -179,7 +179,11 @@ pub fn mount(root: &Element) -> Result<(), String> {
         let row = dom::find(root, &format!("progress-{}", q.id))?;
         let (s, r) = (store.clone(), root.clone());
         wire_confirm(&row, "reset", move || {
-            s.borrow_mut().update(|p| p.reset(q.id));
+            s.borrow_mut().update(|p| {
+                // The chapter's quiz and its short check.
+                p.reset(q.id);
+                p.reset(&crate::progress::record_key(q.id, true));
+            });
             let _ = show(&r, &s.borrow());
         })?;
     }

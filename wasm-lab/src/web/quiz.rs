@@ -79,7 +79,8 @@ pub fn mount(root: &Element) -> Result<(), String> {
 
     let (store, notice) = Store::open();
     let state = Rc::new(RefCell::new(Quiz {
-        id,
+        // A short check keeps its own record (`progress::record_key`).
+        id: crate::progress::record_key(&id, root.get_attribute("data-kinds").is_some()),
         prefix,
         root: root.clone(),
         rng,

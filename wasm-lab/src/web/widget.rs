@@ -112,16 +112,58 @@ fn edited(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
             return Ok(());
         }
         return if take(s, &t) {
+            follow_slider(s, root, &t)?;
             draw(s, root, true)
         } else {
             Ok(())
         };
+    }
+    if let Some(id) = t.get_attribute("data-slider-for")
+        && let Some(i) = t.dyn_ref::<HtmlInputElement>()
+    {
+        return slid(s, root, &id, &i.value());
     }
     if t.get_attribute("data-action").as_deref() == Some("scrub")
         && let (Some(slot), Some(i)) = (slot_of(&t), t.dyn_ref::<HtmlInputElement>())
     {
         s.borrow_mut().inputs.set(&step_key(&slot), i.value());
         return draw(s, root, true);
+    }
+    Ok(())
+}
+
+/// The slider of field `id` moved to `position`: the field shows the slider's value and the
+/// widget redraws, as if the reader had typed it.
+fn slid(s: &Shared, root: &Element, id: &str, position: &str) -> Result<(), String> {
+    let Some(slider) = s.borrow().form.slider(id) else {
+        return Ok(());
+    };
+    let at = crate::input::parse_number(position).map_or(0, |p| u32::try_from(p).unwrap_or(0));
+    let value = lab_text::group_digits(slider.value(at));
+    if let Some(field) = root
+        .query_selector(&f!("[data-testid=\"{id}\"]"))
+        .map_err(|e| dom::describe(&e))?
+        .and_then(|el| el.dyn_into::<HtmlInputElement>().ok())
+    {
+        field.set_value(&value);
+    }
+    s.borrow_mut().inputs.set(id, value);
+    draw(s, root, true)
+}
+
+/// A typed number moves its field's slider along (a value it cannot show leaves it be).
+fn follow_slider(s: &Shared, root: &Element, t: &Element) -> Result<(), String> {
+    let id = t.get_attribute("data-testid").unwrap_or_default();
+    let Some(slider) = s.borrow().form.slider(&id) else {
+        return Ok(());
+    };
+    if let Ok(v) = crate::input::parse_number(s.borrow().inputs.get(&id))
+        && let Some(range) = root
+            .query_selector(&f!("[data-slider-for=\"{id}\"]"))
+            .map_err(|e| dom::describe(&e))?
+            .and_then(|el| el.dyn_into::<HtmlInputElement>().ok())
+    {
+        range.set_value(&slider.position(v).to_string());
     }
     Ok(())
 }

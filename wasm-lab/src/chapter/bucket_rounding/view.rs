@@ -17,13 +17,18 @@ pub const WIDGET: Widget = Widget {
 pub fn form(initial: &str) -> Form {
     Form::single(
         "calc",
-        vec![Field::new(
-            "calc-input",
-            "Request size (bytes)",
-            Kind::Number,
-            or(initial, "100"),
-        )],
-        Some("One whole number; group digits with commas (1,048,576)."),
+        vec![
+            Field::new(
+                "calc-input",
+                "Request size (bytes)",
+                Kind::Number,
+                or(initial, "100"),
+            )
+            .with_slider(1, bufpool::bucket::MAX_BUCKET_LEN as u64, true),
+        ],
+        Some(
+            "One whole number (group digits with commas: 1,048,576), or drag the slider: a log scale, a power of two every 16 steps.",
+        ),
     )
 }
 

@@ -29,7 +29,8 @@ pub fn form(initial: &str) -> Form {
         vec![
             Field::new("cap-p", "P, partitions", Kind::Number, or(&v[0], "8")),
             Field::new("cap-m", "M, per partition", Kind::Number, or(&v[1], "32")),
-            Field::new("cap-k", "K, held at once", Kind::Number, or(&v[2], "258")),
+            Field::new("cap-k", "K, held at once", Kind::Number, or(&v[2], "258"))
+                .with_slider(0, 600, false),
             Field::new("cap-size", "Size (bytes)", Kind::Number, or(&v[3], "128")),
         ],
         Some(GRAMMAR_NOTE),

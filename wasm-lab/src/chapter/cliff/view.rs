@@ -1,9 +1,13 @@
 //! The large-allocation cliff's view (chapter 6): a request → .NET's LOH, the pool's bucket,
 //! glibc's chunk and mmap threshold, and what this page's own wasm memory does.
 
-use crate::chapter::cliff::scenario::{Elem, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes};
+use crate::chapter::cliff::scenario::{
+    Cliff, Elem, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes,
+};
 use crate::input::field_size;
+use crate::view::drawing::{Anchor, Drawing, Ink, Shape, label, log2_16ths, scale};
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, initial_parts, or, pair};
+use bufpool::chunk::dotnet::DOTNET_LOH_THRESHOLD_BYTES;
 use lab_text::f;
 use lab_text::group_digits;
 
@@ -96,12 +100,16 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         ),
         None => "—".to_string(),
     };
+    let pages = match env.wasm_pages {
+        Some(probe) if c.rust_bytes <= MAX_TRY_BYTES => probe(c.rust_bytes),
+        _ => None,
+    };
     let wasm = match env.wasm_pages {
         None => "measured only in your browser".to_string(),
         Some(_) if c.rust_bytes > MAX_TRY_BYTES => {
             f!("not tried (over {} bytes)", group_digits(MAX_TRY_BYTES))
         }
-        Some(probe) => match probe(c.rust_bytes) {
+        Some(_) => match pages {
             Some((a, b, d)) => f!(
                 "{a} → {b} → {d} pages of 64 KiB ({} → {} → {} bytes)",
                 group_digits(a as u64 * WASM_PAGE),
@@ -137,6 +145,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     );
     Ok((
         vec![
+            Part::Drawing(drawing(&c, pages)),
             Part::Pairs(vec![
                 pair(".NET: `new T[n]`, header included", "cliff-dotnet-bytes", group_digits(c.dotnet_bytes)),
                 pair(".NET: in the large-object heap?", "cliff-dotnet-loh", yes_no(c.dotnet_new_in_loh)),
@@ -165,4 +174,234 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         ],
         announce,
     ))
+}
+
+/// The drawing's size axis: 1 KiB to 64 MiB, doubling at equal steps.
+const AXIS: (u32, u32) = (10, 26);
+const X0: u32 = 118;
+const X1: u32 = 390;
+
+/// Where `bytes` sits on the size axis (clamped to its ends).
+fn x_of(bytes: u64) -> u32 {
+    let sixteenths = log2_16ths(bytes).clamp(AXIS.0 * 16, AXIS.1 * 16) - AXIS.0 * 16;
+    scale(sixteenths as u64, ((AXIS.1 - AXIS.0) * 16) as u64, X0, X1)
+}
+
+/// A lane: `name` at the left, then the small side up to `border` and the large side after it.
+fn lane(shapes: &mut Vec<Shape>, y: u32, name: &str, border: u64, small: &str, large: &str) {
+    let xb = x_of(border);
+    shapes.push(label((X0 - 8, y + 13), name, Anchor::End));
+    shapes.push(Shape::Rect {
+        x: X0,
+        y,
+        w: xb - X0,
+        h: 18,
+        ink: Ink::Pool,
+        id: None,
+    });
+    shapes.push(Shape::Rect {
+        x: xb,
+        y,
+        w: X1 - xb,
+        h: 18,
+        ink: Ink::Fresh,
+        id: None,
+    });
+    shapes.push(label((X0 + 4, y + 13), small, Anchor::Start));
+    shapes.push(label((X1 - 4, y + 13), large, Anchor::End));
+}
+
+/// The request against the borders it meets: .NET's 85,000-byte LOH border, glibc's mmap
+/// threshold before and after the block is freed (it rises to the block's size), and, measured
+/// in this page, wasm's linear memory before, while holding and after freeing it, which only grows.
+pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
+    let mut shapes = Vec::new();
+    lane(
+        &mut shapes,
+        26,
+        ".NET",
+        DOTNET_LOH_THRESHOLD_BYTES,
+        "gen 0",
+        "LOH",
+    );
+    lane(
+        &mut shapes,
+        52,
+        "glibc",
+        GLIBC_MMAP_THRESHOLD,
+        "heap",
+        "mmap",
+    );
+    let after = c.glibc_threshold_after_free.unwrap_or(GLIBC_MMAP_THRESHOLD);
+    let heap_after = match c.glibc_threshold_after_free {
+        Some(t) => f!("heap, up to {} B", group_digits(t)),
+        None => "heap".to_string(),
+    };
+    lane(&mut shapes, 78, "after a free", after, &heap_after, "mmap");
+    if let Some(t) = c.glibc_threshold_after_free {
+        let (from, to) = (x_of(GLIBC_MMAP_THRESHOLD), x_of(t));
+        shapes.push(Shape::Line {
+            from: (from, 74),
+            to: (to, 74),
+            ink: Ink::Mark,
+            dashed: true,
+        });
+        shapes.push(Shape::Rect {
+            x: to.saturating_sub(2),
+            y: 71,
+            w: 4,
+            h: 6,
+            ink: Ink::Mark,
+            id: Some("cliff-draw-raised"),
+        });
+    }
+    // The axis.
+    let axis_y = 108;
+    shapes.push(Shape::Line {
+        from: (X0, axis_y),
+        to: (X1, axis_y),
+        ink: Ink::Axis,
+        dashed: false,
+    });
+    for (power, name) in [(10, "1 KiB"), (15, "32 KiB"), (20, "1 MiB"), (25, "32 MiB")] {
+        let x = x_of(1u64 << power);
+        shapes.push(Shape::Line {
+            from: (x, axis_y),
+            to: (x, axis_y + 4),
+            ink: Ink::Axis,
+            dashed: false,
+        });
+        let anchor = match power {
+            10 => Anchor::Start,
+            _ => Anchor::Middle,
+        };
+        shapes.push(label((x, axis_y + 17), name, anchor));
+    }
+    // The request, in .NET's bytes on the .NET lane and Rust's on glibc's.
+    let (xd, xr) = (x_of(c.dotnet_bytes), x_of(c.rust_bytes));
+    shapes.push(Shape::Line {
+        from: (xd, 22),
+        to: (xd, 48),
+        ink: Ink::Mark,
+        dashed: false,
+    });
+    shapes.push(Shape::Line {
+        from: (xr, 48),
+        to: (xr, axis_y),
+        ink: Ink::Mark,
+        dashed: false,
+    });
+    let anchor = if xr > (X0 + X1) / 2 {
+        Anchor::End
+    } else {
+        Anchor::Start
+    };
+    shapes.push(Shape::Label {
+        at: (xd, 16),
+        text: f!("your request: {} B", group_digits(c.rust_bytes)),
+        ink: Ink::Mark,
+        anchor,
+    });
+    let mut height = axis_y + 26;
+    if let Some((before, holding, after)) = pages {
+        let top = before.max(holding).max(after).max(1) as u64;
+        shapes.push(label((X0 - 8, height + 10), "wasm memory", Anchor::End));
+        for (i, (name, p)) in [
+            ("before", before),
+            ("holding it", holding),
+            ("after free", after),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let y = height + i as u32 * 16;
+            let w = scale(p as u64, top, 0, X1 - X0 - 152).max(1);
+            shapes.push(Shape::Rect {
+                x: X0,
+                y,
+                w,
+                h: 11,
+                ink: Ink::Pool,
+                id: None,
+            });
+            shapes.push(label(
+                (X0 + w + 6, y + 10),
+                f!("{name}: {} pages", group_digits(p as u64)),
+                Anchor::Start,
+            ));
+        }
+        height += 3 * 16 + 4;
+    }
+    let glibc = if c.glibc_at_threshold {
+        "glibc maps it"
+    } else {
+        "glibc serves it from the heap"
+    };
+    Drawing {
+        id: "cliff-drawing",
+        title: f!(
+            "{} B on a size axis from 1 KiB to 64 MiB: {} .NET's large-object heap (85,000 B with the header); {}; {}{}",
+            group_digits(c.rust_bytes),
+            if c.dotnet_new_in_loh { "in" } else { "below" },
+            glibc,
+            match c.glibc_threshold_after_free {
+                Some(t) => f!(
+                    "freeing it raises glibc's threshold to {} B",
+                    group_digits(t)
+                ),
+                None => "freeing it leaves glibc's threshold where it was".to_string(),
+            },
+            match pages {
+                Some((a, b, d)) =>
+                    f!("; this page's linear memory went {a} → {b} → {d} pages and never shrinks."),
+                None => ".".to_string(),
+            }
+        ),
+        width: 400,
+        height,
+        shapes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::drawing::svg;
+
+    #[test]
+    fn the_axis_doubles_at_equal_steps() {
+        assert_eq!(x_of(0), X0);
+        assert_eq!(x_of(1024), X0);
+        assert_eq!(x_of(64 << 20), X1);
+        assert_eq!(x_of(u64::MAX), X1);
+        let step = x_of(4096) - x_of(2048);
+        assert_eq!(x_of(8192) - x_of(4096), step);
+        assert!(
+            (1024..1 << 26)
+                .step_by(997)
+                .all(|b| x_of(b) <= x_of(b + 997))
+        );
+    }
+
+    #[test]
+    fn the_drawing_follows_the_request() {
+        let over = drawing(&cliff(200_000, Elem::Byte), None);
+        let raised = |d: &Drawing| svg(d).contains("cliff-draw-raised");
+        assert!(raised(&over), "{}", over.title);
+        assert!(
+            over.title.contains("raises glibc's threshold"),
+            "{}",
+            over.title
+        );
+        let under = drawing(&cliff(1_000, Elem::Byte), None);
+        assert!(
+            !raised(&under) && under.title.contains("below .NET's"),
+            "{}",
+            under.title
+        );
+        assert!(!svg(&under).contains("holding it:"));
+        let live = drawing(&cliff(1_000, Elem::Byte), Some((20, 20, 20)));
+        assert!(svg(&live).contains("holding it: 20 pages"));
+        assert!(live.height > under.height);
+    }
 }

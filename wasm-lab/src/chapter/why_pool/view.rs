@@ -1,9 +1,13 @@
 //! The why-pool widget's view (chapter 1): N rounds with a fresh `Vec` against N rounds of rent +
 //! return, counted by the counting allocator.
 
-use crate::chapter::why_pool::scenario::{Counted, LINE_BUFFER, MAX_ROUNDS, check, run};
+use crate::chapter::why_pool::scenario::{Counted, LINE_BUFFER, MAX_ROUNDS, Rounds, check, run};
 use crate::input::{field_number, field_size};
-use crate::view::{Env, Field, Form, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair};
+use crate::view::drawing::{Anchor, Drawing, Ink, Shape, label, scale};
+use crate::view::{
+    Env, Field, Form, Gate, Gated, Graded, Inputs, Kind, Part, Row, Table, View, Widget, cell, or,
+    pair,
+};
 use lab_text::f;
 use lab_text::group_digits;
 
@@ -117,30 +121,311 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         group_digits(r.pool_buffers),
         if r.pool_buffers == 1 { "" } else { "s" }
     );
-    Ok((
-        vec![
-            Part::Table(Table {
-                id: "why-result",
-                head: vec!["", "allocations", "bytes"],
-                rows,
-            }),
-            Part::Pairs(vec![
-                pair(
-                    "Buffers the pool allocated (its statistics)",
-                    "why-pool-buffers",
-                    group_digits(r.pool_buffers),
-                ),
-                pair("Pooling pays off from round", "why-break-even", break_even),
-            ]),
-            Part::Note {
-                id: Some("why-note"),
-                text: note.into(),
+    let mut parts = Vec::new();
+    if let Some(d) = drawing(&r) {
+        parts.push(Part::Drawing(d));
+    }
+    parts.extend([
+        Part::Table(Table {
+            id: "why-result",
+            head: vec!["", "allocations", "bytes"],
+            rows,
+        }),
+        Part::Pairs(vec![
+            pair(
+                "Buffers the pool allocated (its statistics)",
+                "why-pool-buffers",
+                group_digits(r.pool_buffers),
+            ),
+            pair("Pooling pays off from round", "why-break-even", break_even),
+        ]),
+        Part::Note {
+            id: Some("why-note"),
+            text: note.into(),
+        },
+    ]);
+    gated(inputs, env, &r, parts, announce)
+}
+
+/// The choices of the prediction: which side allocates fewer bytes in all.
+const CHOICES: [(&str, &str); 3] = [
+    ("fresh", "a fresh buffer every round"),
+    ("pool", "the pool, its first use included"),
+    ("same", "the same"),
+];
+
+/// Before the reader predicts which side allocates less over these rounds, the widget shows the
+/// question only (readers without scripts get the outcome too). Without measured counts (no
+/// counting allocator) there is nothing to grade and the outcome shows at once.
+fn gated(
+    inputs: &Inputs,
+    env: &Env,
+    r: &Rounds,
+    outcome: Vec<Part>,
+    announce: String,
+) -> Result<(Vec<Part>, String), String> {
+    let Some(pooled) = r.pooled_bytes() else {
+        return Ok((outcome, announce));
+    };
+    let less = match pooled.cmp(&r.fresh.bytes) {
+        std::cmp::Ordering::Less => "pool",
+        std::cmp::Ordering::Greater => "fresh",
+        std::cmp::Ordering::Equal => "same",
+    };
+    let rounds = group_digits(r.rounds);
+    let gate = Gate {
+        slot: "why",
+        id: "why-predict",
+        verdict: "why-verdict",
+        question: f!(
+            "Over {rounds} rounds of a {}-byte buffer, which allocates fewer bytes in all?",
+            group_digits(r.size)
+        ),
+        choices: CHOICES
+            .iter()
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .collect(),
+        setting: f!("{}/{}", r.rounds, r.size),
+    };
+    let found = f!(
+        "over {rounds} rounds fresh buffers allocated {} B, the pool {} B with its first use",
+        group_digits(r.fresh.bytes),
+        group_digits(pooled)
+    );
+    let grade = |t: &str| {
+        let t = t.trim();
+        if !CHOICES.iter().any(|(v, _)| *v == t) {
+            return Err("pick one of the three answers first".to_string());
+        }
+        let held = t == less;
+        Ok(Graded {
+            held,
+            verdict: if held {
+                f!("Your prediction held: {found}.")
+            } else {
+                f!("Your prediction did not hold: {found}.")
             },
-        ],
-        announce,
-    ))
+            nudge: f!(
+                "Weigh what the pool pays once, for itself and its first buffer, against {} B that a fresh buffer costs in every one of the {rounds} rounds",
+                group_digits(r.size)
+            ),
+        })
+    };
+    Ok(match gate.decide(inputs, grade) {
+        Gated::Ask(ask, asked) => {
+            let mut parts = vec![ask];
+            if !env.live {
+                parts.push(Part::NoScript(outcome));
+            }
+            (parts, asked)
+        }
+        Gated::Told(v) => {
+            let mut parts = vec![Part::Verdict(v)];
+            parts.extend(outcome);
+            (parts, announce)
+        }
+    })
+}
+
+/// The rounds a drawing shows: enough to see the break-even well before the right edge, at
+/// least 10, never more than were run.
+pub fn window(rounds: u64, break_even: Option<u64>) -> u64 {
+    let wanted = break_even.map_or(10, |b| b.saturating_mul(2).max(10));
+    wanted.min(rounds)
+}
+
+/// Bytes allocated in all after each round, fresh against pooled, over the first rounds: the
+/// pool's line jumps at round 1 (its first use) and then stays flat, the fresh line climbs by one
+/// buffer a round, and they cross at the break-even round. `None` without measured counts.
+pub fn drawing(r: &Rounds) -> Option<Drawing> {
+    let (setup, first, later) = (r.pool_setup?, r.first_round?, r.later_rounds?);
+    let n = window(r.rounds, r.break_even());
+    if n == 0 {
+        return None;
+    }
+    let fresh_at = |k: u64| (r.fresh.bytes as u128 * k as u128 / r.rounds as u128) as u64;
+    let later_at = |k: u64| match r.rounds {
+        0 | 1 => 0,
+        all => (later.bytes as u128 * (k - 1) as u128 / (all - 1) as u128) as u64,
+    };
+    let pool_at = |k: u64| {
+        if k == 0 {
+            0
+        } else {
+            setup.bytes + first.bytes + later_at(k)
+        }
+    };
+    let top = fresh_at(n).max(pool_at(n)).max(1);
+    let (x0, x1, y0, y1) = (64, 388, 22, 150);
+    let x = |k: u64| scale(k, n, x0, x1);
+    let y = |b: u64| scale(b, top, y1, y0);
+    let line = |at: &dyn Fn(u64) -> u64| -> Vec<(u32, u32)> {
+        // A step per round: the bytes arrive with the round.
+        let mut pts = vec![(x(0), y(0))];
+        for k in 1..=n {
+            pts.push((x(k - 1), y(at(k))));
+            pts.push((x(k), y(at(k))));
+        }
+        pts
+    };
+    let mut shapes = vec![
+        Shape::Line {
+            from: (x0, y1),
+            to: (x1, y1),
+            ink: Ink::Axis,
+            dashed: false,
+        },
+        Shape::Line {
+            from: (x0, y0),
+            to: (x0, y1),
+            ink: Ink::Axis,
+            dashed: false,
+        },
+        label((x0 - 6, y0 + 4), f!("{} B", group_digits(top)), Anchor::End),
+        label((x0 - 6, y1 + 4), "0", Anchor::End),
+        label((x0, y1 + 18), "round 0", Anchor::Start),
+        label((x1, y1 + 18), f!("round {}", group_digits(n)), Anchor::End),
+        label(
+            ((x0 + x1) / 2, y1 + 36),
+            "bytes allocated in all, after each round",
+            Anchor::Middle,
+        ),
+    ];
+    if let Some(b) = r.break_even().filter(|&b| b <= n) {
+        shapes.push(Shape::Line {
+            from: (x(b), y0),
+            to: (x(b), y1),
+            ink: Ink::Mark,
+            dashed: true,
+        });
+        // Beside the dashed line, just above the axis: the fresh line is there only left of it.
+        shapes.push(label(
+            (x(b) + 4, y1 - 6),
+            f!("pays off: round {}", group_digits(b)),
+            Anchor::Start,
+        ));
+    }
+    shapes.push(Shape::Path {
+        points: line(&fresh_at),
+        ink: Ink::Fresh,
+        id: Some("why-draw-fresh"),
+    });
+    shapes.push(Shape::Path {
+        points: line(&pool_at),
+        ink: Ink::Pool,
+        id: Some("why-draw-pool"),
+    });
+    // The legend under the axis, one line each, so no label ever sits on a line.
+    for (i, (ink, text)) in [
+        (Ink::Fresh, "a fresh Vec every round"),
+        (Ink::Pool, "the pool: first use, then reuse"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let y = y1 + 58 + 18 * i as u32;
+        shapes.push(Shape::Line {
+            from: (x0, y - 4),
+            to: (x0 + 22, y - 4),
+            ink,
+            dashed: false,
+        });
+        shapes.push(Shape::Label {
+            at: (x0 + 30, y),
+            text: text.into(),
+            ink,
+            anchor: Anchor::Start,
+        });
+    }
+    Some(Drawing {
+        id: "why-drawing",
+        title: f!(
+            "Bytes allocated in all over the first {} rounds: a fresh buffer adds {} B every round; the pool pays {} B in round 1 and {} B after{}.",
+            group_digits(n),
+            group_digits(r.size),
+            group_digits(setup.bytes + first.bytes),
+            group_digits(later_at(n)),
+            r.break_even().map_or(String::new(), |b| f!(
+                "; fresh has cost as much by round {}",
+                group_digits(b)
+            ))
+        ),
+        width: 400,
+        height: 232,
+        shapes,
+    })
 }
 
 fn values_bytes(c: &Counted) -> String {
     f!("{} bytes", group_digits(c.bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::drawing::svg;
+
+    fn counted(allocations: u64, bytes: u64) -> Option<Counted> {
+        Some(Counted {
+            allocations,
+            bytes,
+            measured: true,
+        })
+    }
+
+    /// 1,000 rounds of 128 B against a first use of 4,124 B: the pool pays off from round 33, so
+    /// the drawing shows 66 rounds, the fresh line ends on top and the pool's stays flat.
+    #[test]
+    fn the_drawing_shows_the_break_even() {
+        let r = Rounds {
+            rounds: 1_000,
+            size: 128,
+            fresh: counted(1_000, 128_000).unwrap(),
+            pool_setup: counted(32, 3_556),
+            first_round: counted(2, 568),
+            later_rounds: counted(0, 0),
+            pool_buffers: 1,
+            pool_buffer_bytes: 128,
+        };
+        assert_eq!(r.break_even(), Some(33));
+        assert_eq!(window(r.rounds, r.break_even()), 66);
+        let d = drawing(&r).unwrap();
+        assert!(d.title.contains("first 66 rounds"), "{}", d.title);
+        assert!(d.title.contains("by round 33"), "{}", d.title);
+        let path = |id: &str| {
+            d.shapes
+                .iter()
+                .find_map(|s| match s {
+                    Shape::Path {
+                        points,
+                        id: Some(i),
+                        ..
+                    } if *i == id => Some(points.clone()),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let (fresh, pool) = (path("why-draw-fresh"), path("why-draw-pool"));
+        // Fresh ends at the top of the plot; the pool is flat from round 1 on.
+        assert_eq!(fresh.last().unwrap().1, 22);
+        assert!(pool[1..].windows(2).all(|w| w[0].1 == w[1].1), "{pool:?}");
+        assert!(svg(&d).contains("pays off: round 33"));
+        // Without measured counts (no counting allocator) there is nothing to draw.
+        assert!(
+            drawing(&Rounds {
+                pool_setup: None,
+                ..r
+            })
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn the_window_is_at_least_ten_rounds_and_never_more_than_ran() {
+        assert_eq!(window(1_000_000, Some(6)), 12);
+        assert_eq!(window(1_000_000, Some(2)), 10);
+        assert_eq!(window(3, Some(6)), 3);
+        assert_eq!(window(50, None), 10);
+        assert_eq!(window(0, Some(1)), 0);
+    }
 }
