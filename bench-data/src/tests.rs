@@ -147,3 +147,17 @@ fn the_committed_data_loads() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
     assert!(!load_dir(&dir).unwrap().is_empty());
 }
+
+
+/// Numbers read back exactly as written, so a data file survives a read and a write unchanged
+/// (`serde_json`'s `float_roundtrip`; found by fuzzing `bench_data`).
+#[test]
+fn figures_round_trip_to_the_last_digit() {
+    let mut file = sample();
+    let f = file.figures.values_mut().next().unwrap();
+    f.cv = 0.019955351812099477;
+    f.cv_plain = 0.019955351812099477;
+    let again = RunFile::parse(&file.to_json()).unwrap();
+    assert_eq!(again, file);
+    assert_eq!(RunFile::parse(&again.to_json()).unwrap(), file);
+}

@@ -216,20 +216,14 @@ fn one(
             "{target}: {} breaks the contract; minimizing it",
             input.display()
         );
-        // `tmin` saves `minimized-from-<hash>` beside the input.
-        let _ = cmd::new(
-            "cargo",
-            &[
-                "+nightly",
-                "fuzz",
-                "tmin",
-                "-O",
-                target,
-                &input.to_string_lossy(),
-                "--",
-                &format!("-timeout={TIMEOUT_SECONDS}"),
-            ],
-        )
+        // `tmin` saves `minimized-from-<hash>` beside the input; with the run's sanitizer
+        // setting, so it reuses the build instead of making another.
+        let input_path = input.to_string_lossy();
+        let timeout = format!("-timeout={TIMEOUT_SECONDS}");
+        let mut tmin = vec!["+nightly", "fuzz", "tmin", "-O"];
+        tmin.extend(sanitizer);
+        tmin.extend([target, &*input_path, "--", &*timeout]);
+        let _ = cmd::new("cargo", &tmin)
         .run();
         Some(input.clone())
     };
