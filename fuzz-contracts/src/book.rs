@@ -45,19 +45,19 @@ pub fn bench_data(data: &[u8]) {
 pub fn lab_machine(data: &[u8]) {
     let id = text(data);
     let dir = data_dir();
-    match Data::load(&dir, Some(&id)) {
+    // `Data::load` is this after reading the directory and hashing the workspace, which the
+    // replay test does once (`committed`); the choice itself is what the reader's value reaches.
+    let named = |f: &RunFile| f.stem() == id.as_ref();
+    match Data::choose(&dir, committed().to_vec(), Some(&id), None) {
         Ok(d) => {
             let primary = d.primary().expect("a chosen machine is the primary one");
-            assert_eq!(primary.machine.id, id.as_ref());
-            assert!(committed().iter().any(|f| f.machine.id == id.as_ref()));
+            assert_eq!(primary.stem(), id.as_ref());
+            assert!(committed().iter().any(named));
         }
         Err(e) => {
             let m = e.to_string();
             assert!(m.starts_with(&format!("LAB_MACHINE={id}, but ")), "{m}");
-            assert!(
-                !committed().iter().any(|f| f.machine.id == id.as_ref()),
-                "{m}"
-            );
+            assert!(!committed().iter().any(named), "{m}");
         }
     }
 }
@@ -101,7 +101,8 @@ fn claim(words: &[&str]) {
         Ok(c) => {
             let printed = c.to_string();
             assert_eq!(Claim::parse_text(&printed).as_ref(), Ok(&c), "{printed:?}");
-            for file in committed() {
+            // One file is enough to show the check ends; all of them would be six times slower.
+            if let Some(file) = committed().first() {
                 let _ = c.check(file);
             }
         }

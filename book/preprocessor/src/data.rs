@@ -56,6 +56,18 @@ impl Data {
             Vec::new()
         };
         let current = root.and_then(|r| bench_data::fingerprint::compute(r).ok());
+        Data::choose(dir, all, machine, current)
+    }
+
+    /// The choice of the primary and the columns among files already read (`all`, from `dir`),
+    /// with `current` the fingerprint of the code the book is built with: no reading, no hashing,
+    /// so the `lab_machine` fuzz target can run it millions of times.
+    pub fn choose(
+        dir: &Path,
+        all: Vec<RunFile>,
+        machine: Option<&str>,
+        current: Option<String>,
+    ) -> Result<Data> {
         let mut warnings = Vec::new();
         let is_current = |f: &RunFile| current.is_some() && f.run.fingerprint == current;
         let newest = |pick: &dyn Fn(&RunFile) -> bool| {
