@@ -85,32 +85,32 @@ impl Kind for LessTime {
             (
                 TOO_NOISY.to_string(),
                 format!(
-                    "{} ÷ {} = {shown} on {}, but the noise gate rejected it ({}): no conclusion either way",
-                    r.a, r.b, page.machine, f.note
+                    "the first of the two took {shown} the time of the second on {}, but the noise gate rejected the measurement ({}): no conclusion either way",
+                    page.machine, f.note
                 ),
             )
         } else if f.high < 1.0 {
             (
                 a_less.clone(),
                 format!(
-                    "{} ÷ {} = {shown} on {}: the whole 95 % interval is below 1, so {} took less time",
-                    r.a, r.b, page.machine, r.a
+                    "measured side by side on {}, it took {shown} the time of the other, {}; the whole 95 % interval lies below 1",
+                    page.machine, r.b
                 ),
             )
         } else if f.low > 1.0 {
             (
                 b_less.clone(),
                 format!(
-                    "{} ÷ {} = {shown} on {}: the whole 95 % interval is above 1, so {} took less time",
-                    r.a, r.b, page.machine, r.b
+                    "measured side by side on {}, {} took {shown} the time of this one; the whole 95 % interval lies above 1",
+                    page.machine, r.a
                 ),
             )
         } else {
             (
                 NO_DIFFERENCE.to_string(),
                 format!(
-                    "{} ÷ {} = {shown} on {}: the 95 % interval includes 1, so the bench cannot tell them apart",
-                    r.a, r.b, page.machine
+                    "measured side by side on {}, the first of the two took {shown} the time of the second; the 95 % interval includes 1, so the bench cannot tell them apart",
+                    page.machine
                 ),
             )
         };

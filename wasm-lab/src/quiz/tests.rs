@@ -231,3 +231,34 @@ fn the_listing_matches_the_quizzes() {
         "\n{paste}"
     );
 }
+
+/// A revealed answer reads as written by a person: no phrase of three words (numbers and
+/// arithmetic aside) comes back three times in it, as a template that pasted an option's label
+/// into every clause did ("the same just below the 128 KiB threshold", three times).
+#[test]
+fn revealed_answers_do_not_repeat_themselves() {
+    let page = Page::sample();
+    let mut rng = Rng::new(11);
+    for quiz in quizzes() {
+        for &kind in quiz.kinds {
+            for _ in 0..10 {
+                let q = kind.pose(&mut rng, &page).unwrap();
+                let text = Attempt::new(q.clone()).reveal().text;
+                let words: Vec<&str> = text.split_whitespace().collect();
+                let mut seen = std::collections::BTreeMap::new();
+                for w in words.windows(3) {
+                    if w.iter().all(|w| w.chars().any(char::is_alphabetic)) {
+                        *seen.entry(w.join(" ")).or_insert(0) += 1;
+                    }
+                }
+                let repeated: Vec<_> = seen.iter().filter(|&(_, &n)| n >= 3).collect();
+                assert!(
+                    repeated.is_empty(),
+                    "{}/{}: {repeated:?} in {text}",
+                    quiz.id,
+                    kind.name()
+                );
+            }
+        }
+    }
+}
