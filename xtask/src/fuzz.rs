@@ -1,4 +1,4 @@
-//! `cargo xtask fuzz [--seconds N] [--fast] [--jobs N] [--minimize] [TARGET]`: the coverage-guided
+//! `cargo xtask fuzz [--seconds N] [--fast] [--minimize] [TARGET]`: the coverage-guided
 //! fuzz targets of `fuzz/` (cargo-fuzz, libFuzzer, nightly), one target at a time, each for N
 //! seconds (default [`DEFAULT_SECONDS`]: about three minutes for all nine).
 //!
@@ -7,8 +7,6 @@
 //!   `unsafe` of `bufpool` that the widget and quiz targets run through, so the default build
 //!   keeps it. Without it, the contracts' assertions, panics, hangs and the memory limit are
 //!   still caught: for long runs that grow the corpus, which a sanitized run then replays.
-//! - `--jobs N` runs N fuzzing processes on the target at once (libFuzzer's `-fork=N`), sharing
-//!   its corpus: on a machine with cores to spare.
 //! - `--minimize` first merges each target's corpus into its smallest set with the same coverage
 //!   (`cargo fuzz cmin`), so the committed corpora and the replay step stay small.
 //!
@@ -45,7 +43,6 @@ struct Args<'a> {
     seconds: u64,
     only: Option<&'a str>,
     fast: bool,
-    jobs: u32,
     minimize: bool,
 }
 
@@ -100,7 +97,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     let mut runs = Vec::new();
     for t in &targets {
         crate::site::step(&format!("fuzzing `{t}` for {seconds} s"));
-        runs.push(one(&fuzz, &logs, t, seconds, sanitizer, a.jobs)?);
+        runs.push(one(&fuzz, &logs, t, seconds, sanitizer)?);
     }
     println!(
         "\n{:<12} {:>14} {:>8} {:>10} {:>8}  result",
@@ -138,7 +135,6 @@ fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
         seconds: DEFAULT_SECONDS,
         only: None,
         fast: false,
-        jobs: 1,
         minimize: false,
     };
     let number = |flag: &str, n: Option<&&str>| -> Result<u64> {
@@ -150,17 +146,11 @@ fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
     while let Some(arg) = it.next() {
         match *arg {
             "--seconds" => a.seconds = number("--seconds", it.next())?,
-            "--jobs" => {
-                a.jobs = u32::try_from(number("--jobs", it.next())?)
-                    .ok()
-                    .filter(|&j| (1..=64).contains(&j))
-                    .context("--jobs takes 1 to 64")?;
-            }
             "--fast" => a.fast = true,
             "--minimize" => a.minimize = true,
             t if !t.starts_with('-') && a.only.is_none() => a.only = Some(t),
             other => bail!(
-                "cargo xtask fuzz [--seconds N] [--fast] [--jobs N] [--minimize] [TARGET]: unknown argument {other:?}"
+                "cargo xtask fuzz [--seconds N] [--fast] [--minimize] [TARGET]: unknown argument {other:?}"
             ),
         }
     }
@@ -168,14 +158,7 @@ fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
 }
 
 /// Fuzzes `target` for `seconds`; on a failure, minimizes the input it saved.
-fn one(
-    fuzz: &Path,
-    logs: &Path,
-    target: &str,
-    seconds: u64,
-    sanitizer: &[&str],
-    jobs: u32,
-) -> Result<Run> {
+fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str]) -> Result<Run> {
     let artifacts = fuzz.join("artifacts").join(target);
     let before = files(&artifacts);
     let log = logs.join(format!("{target}.log"));
@@ -184,9 +167,6 @@ fn one(
     run.args(["+nightly", "fuzz", "run", "-O"])
         .args(sanitizer)
         .args([target, "--"]);
-    if jobs > 1 {
-        run.arg(format!("-fork={jobs}"));
-    }
     let status = run
         .arg(format!("-max_total_time={seconds}"))
         .arg(format!("-timeout={TIMEOUT_SECONDS}"))
@@ -223,8 +203,7 @@ fn one(
         let mut tmin = vec!["+nightly", "fuzz", "tmin", "-O"];
         tmin.extend(sanitizer);
         tmin.extend([target, &*input_path, "--", &*timeout]);
-        let _ = cmd::new("cargo", &tmin)
-        .run();
+        let _ = cmd::new("cargo", &tmin).run();
         Some(input.clone())
     };
     Ok(Run {
@@ -278,13 +257,11 @@ mod tests {
                 seconds: 900,
                 only: Some("link"),
                 fast: true,
-                jobs: 1,
                 minimize: true,
             }
         );
-        assert_eq!(parse_args(&["--jobs", "2"]).unwrap().jobs, 2);
         let e = |args: &[&str]| parse_args(args).unwrap_err().to_string();
-        assert!(e(&["--jobs", "0"]).contains("1 to 64"));
+        assert!(e(&["--jobs", "2"]).contains("unknown argument"));
         assert!(e(&["--seconds", "ten"]).contains("not a whole number"));
         assert!(e(&["--sanitize"]).contains("unknown argument"));
     }

@@ -12,7 +12,7 @@
 //!   rewrites `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json`
 //!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
 //!
-//! - `fuzz [--seconds N] [--fast] [--jobs N] [--minimize] [TARGET]` — the coverage-guided fuzz
+//! - `fuzz [--seconds N] [--fast] [--minimize] [TARGET]` — the coverage-guided fuzz
 //!   targets of `fuzz/` (cargo-fuzz, nightly), N seconds each; crashes are saved minimized in
 //!   `fuzz/artifacts/` (`fuzz.rs`).
 //!
@@ -46,9 +46,9 @@ usage: cargo xtask <command>
   links              check every internal link and anchor of the last build (book/build/)
   test               every check: lint, clippy, unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   lint               the book's prose lint, then the strict build of the committed data
-  fuzz [--seconds N] [--fast] [--jobs N] [--minimize] [TARGET]
+  fuzz [--seconds N] [--fast] [--minimize] [TARGET]
                      fuzz every parser readers and instructors feed (N s per target, default 20;
-                     --fast: no sanitizer, --jobs: parallel processes, --minimize: cmin first)
+                     --fast: no sanitizer, --minimize: cmin first)
   exercises [check [N] | list | hint N | verify]
                      grade the exercises (the default: check all), list them, or print a hint
   bench [--quick] [--out DIR]
