@@ -148,7 +148,6 @@ fn the_committed_data_loads() {
     assert!(!load_dir(&dir).unwrap().is_empty());
 }
 
-
 /// Numbers read back exactly as written, so a data file survives a read and a write unchanged
 /// (`serde_json`'s `float_roundtrip`; found by fuzzing `bench_data`).
 #[test]

@@ -37,7 +37,7 @@ pub fn form(initial: &str) -> Form {
     )
 }
 
-const GRAMMAR_NOTE: &str = "Every field takes one whole number (group digits with commas: 1,024).";
+const GRAMMAR_NOTE: &str = "Every field takes one whole number (group digits with commas: 1,024); the slider sets K by dragging.";
 
 fn setup(inputs: &Inputs) -> Result<Setup, String> {
     Ok(Setup {
