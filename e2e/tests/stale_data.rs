@@ -152,11 +152,24 @@ fn native_steps(s: &Scenario) -> Result<Vec<String>> {
         .collect())
 }
 
+/// At a desktop's width and a phone's: nothing of the outcome before the commit, a nudge after a
+/// wrong try, a new prediction for a new setting, and every step's pool as the lab draws it.
 #[tokio::test]
 async fn predict_then_step_through_the_pool() -> Result<()> {
     let b = Browser::start().await?;
+    for width in [1280, 390] {
+        e2e::screen::set_width(&b, width).await?;
+        predict_then_step(&b)
+            .await
+            .with_context(|| format!("at {width} px"))?;
+    }
+    b.assert_no_errors().await?;
+    b.quit().await
+}
+
+async fn predict_then_step(b: &Browser) -> Result<()> {
     b.open(PAGE).await?;
-    let w = widget(&b, "stale-data").await?;
+    let w = widget(b, "stale-data").await?;
     // The outcome is not shown before the reader commits to a prediction.
     ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
     // Wrong: a nudge and a second try, still no outcome.
@@ -231,7 +244,7 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
         "← left the chapter"
     );
     // The leaked bytes of the last step are marked in the drawn buffer.
-    to_the_end(&b, &w).await?;
+    to_the_end(b, &w).await?;
     let leaked = w
         .find_all(By::Css("[data-testid=\"pool-bytes\"] span.lab-leak"))
         .await?;
@@ -251,8 +264,7 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
         .await?;
     let said: String = serde_json::from_value(said.json().clone())?;
     ensure!(said.starts_with("Step 6 of 6: read a2[0..41]"), "{said:?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    Ok(())
 }
 
 #[tokio::test]

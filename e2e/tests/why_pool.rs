@@ -147,6 +147,10 @@ async fn drawing_follows_the_counts() -> Result<()> {
         e2e::screen::set_width(&b, width).await?;
         b.open(PAGE).await?;
         let w = widget(&b, "why-pool").await?;
+        ensure!(
+            absent(&w, "why-drawing").await? && absent(&w, "why-fresh-bytes").await?,
+            "{width}px: the outcome shows before the prediction"
+        );
         predict(&w, "why-predict", "pool").await?;
         let drawing = Browser::find(&w, "why-drawing").await?;
         ensure!(drawing.is_displayed().await?, "{width}px: no drawing");
