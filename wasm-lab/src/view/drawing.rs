@@ -101,6 +101,26 @@ pub fn label(at: (u32, u32), text: impl Into<String>, anchor: Anchor) -> Shape {
     }
 }
 
+/// A solid line from `from` to `to`.
+pub fn line(from: (u32, u32), to: (u32, u32), ink: Ink) -> Shape {
+    Shape::Line {
+        from,
+        to,
+        ink,
+        dashed: false,
+    }
+}
+
+/// A dashed line from `from` to `to`.
+pub fn dashed(from: (u32, u32), to: (u32, u32), ink: Ink) -> Shape {
+    Shape::Line {
+        from,
+        to,
+        ink,
+        dashed: true,
+    }
+}
+
 /// Maps `value` in `0..=max` onto `from..=to` (either direction), in whole units.
 pub fn scale(value: u64, max: u64, from: u32, to: u32) -> u32 {
     let max = max.max(1);

@@ -5,7 +5,7 @@ use crate::chapter::cliff::scenario::{
     Cliff, Elem, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes,
 };
 use crate::input::field_size;
-use crate::view::drawing::{Anchor, Drawing, Ink, Shape, label, log2_16ths, scale};
+use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, log2_16ths, scale};
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, initial_parts, or, pair};
 use bufpool::chunk::dotnet::DOTNET_LOH_THRESHOLD_BYTES;
 use lab_text::f;
@@ -240,12 +240,7 @@ pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
     lane(&mut shapes, 78, "after a free", after, &heap_after, "mmap");
     if let Some(t) = c.glibc_threshold_after_free {
         let (from, to) = (x_of(GLIBC_MMAP_THRESHOLD), x_of(t));
-        shapes.push(Shape::Line {
-            from: (from, 74),
-            to: (to, 74),
-            ink: Ink::Mark,
-            dashed: true,
-        });
+        shapes.push(dashed((from, 74), (to, 74), Ink::Mark));
         shapes.push(Shape::Rect {
             x: to.saturating_sub(2),
             y: 71,
@@ -257,20 +252,10 @@ pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
     }
     // The axis.
     let axis_y = 108;
-    shapes.push(Shape::Line {
-        from: (X0, axis_y),
-        to: (X1, axis_y),
-        ink: Ink::Axis,
-        dashed: false,
-    });
+    shapes.push(line((X0, axis_y), (X1, axis_y), Ink::Axis));
     for (power, name) in [(10, "1 KiB"), (15, "32 KiB"), (20, "1 MiB"), (25, "32 MiB")] {
         let x = x_of(1u64 << power);
-        shapes.push(Shape::Line {
-            from: (x, axis_y),
-            to: (x, axis_y + 4),
-            ink: Ink::Axis,
-            dashed: false,
-        });
+        shapes.push(line((x, axis_y), (x, axis_y + 4), Ink::Axis));
         let anchor = match power {
             10 => Anchor::Start,
             _ => Anchor::Middle,
@@ -279,18 +264,8 @@ pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
     }
     // The request, in .NET's bytes on the .NET lane and Rust's on glibc's.
     let (xd, xr) = (x_of(c.dotnet_bytes), x_of(c.rust_bytes));
-    shapes.push(Shape::Line {
-        from: (xd, 22),
-        to: (xd, 48),
-        ink: Ink::Mark,
-        dashed: false,
-    });
-    shapes.push(Shape::Line {
-        from: (xr, 48),
-        to: (xr, axis_y),
-        ink: Ink::Mark,
-        dashed: false,
-    });
+    shapes.push(line((xd, 22), (xd, 48), Ink::Mark));
+    shapes.push(line((xr, 48), (xr, axis_y), Ink::Mark));
     let anchor = if xr > (X0 + X1) / 2 {
         Anchor::End
     } else {

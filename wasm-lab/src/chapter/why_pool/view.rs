@@ -3,7 +3,7 @@
 
 use crate::chapter::why_pool::scenario::{Counted, LINE_BUFFER, MAX_ROUNDS, Rounds, check, run};
 use crate::input::{field_number, field_size};
-use crate::view::drawing::{Anchor, Drawing, Ink, Shape, label, scale};
+use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, scale};
 use crate::view::{
     Env, Field, Form, Gate, Gated, Graded, Inputs, Kind, Part, Row, Table, View, Widget, cell, or,
     pair,
@@ -259,7 +259,7 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
     let (x0, x1, y0, y1) = (64, 388, 22, 150);
     let x = |k: u64| scale(k, n, x0, x1);
     let y = |b: u64| scale(b, top, y1, y0);
-    let line = |at: &dyn Fn(u64) -> u64| -> Vec<(u32, u32)> {
+    let stairs = |at: &dyn Fn(u64) -> u64| -> Vec<(u32, u32)> {
         // A step per round: the bytes arrive with the round.
         let mut pts = vec![(x(0), y(0))];
         for k in 1..=n {
@@ -269,18 +269,8 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
         pts
     };
     let mut shapes = vec![
-        Shape::Line {
-            from: (x0, y1),
-            to: (x1, y1),
-            ink: Ink::Axis,
-            dashed: false,
-        },
-        Shape::Line {
-            from: (x0, y0),
-            to: (x0, y1),
-            ink: Ink::Axis,
-            dashed: false,
-        },
+        line((x0, y1), (x1, y1), Ink::Axis),
+        line((x0, y0), (x0, y1), Ink::Axis),
         label((x0 - 6, y0 + 4), f!("{} B", group_digits(top)), Anchor::End),
         label((x0 - 6, y1 + 4), "0", Anchor::End),
         label((x0, y1 + 18), "round 0", Anchor::Start),
@@ -292,12 +282,7 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
         ),
     ];
     if let Some(b) = r.break_even().filter(|&b| b <= n) {
-        shapes.push(Shape::Line {
-            from: (x(b), y0),
-            to: (x(b), y1),
-            ink: Ink::Mark,
-            dashed: true,
-        });
+        shapes.push(dashed((x(b), y0), (x(b), y1), Ink::Mark));
         // Beside the dashed line, just above the axis: the fresh line is there only left of it.
         shapes.push(label(
             (x(b) + 4, y1 - 6),
@@ -306,12 +291,12 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
         ));
     }
     shapes.push(Shape::Path {
-        points: line(&fresh_at),
+        points: stairs(&fresh_at),
         ink: Ink::Fresh,
         id: Some("why-draw-fresh"),
     });
     shapes.push(Shape::Path {
-        points: line(&pool_at),
+        points: stairs(&pool_at),
         ink: Ink::Pool,
         id: Some("why-draw-pool"),
     });
