@@ -90,7 +90,10 @@ impl Progress {
     /// as the derived `Deserialize` (`web/json.rs`; `lab-text`'s `json.rs` says what that saves).
     pub fn from_json(text: &str) -> Result<Progress, Corrupt> {
         #[cfg(not(target_arch = "wasm32"))]
-        let p: Progress = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
+        let p: Progress = {
+            objects_all_the_way(text)?;
+            serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?
+        };
         #[cfg(target_arch = "wasm32")]
         let p = crate::web::json::progress(text).map_err(Corrupt)?;
         if !(1..=VERSION).contains(&p.version) {
@@ -175,6 +178,27 @@ impl Progress {
     }
 }
 
+/// Refuses a stored text whose progress, quizzes or tallies are not JSON objects. Serde's derived
+/// readers also take a struct written as an array (`[1,{}]` read as version 1 with no quizzes,
+/// found by the `progress` fuzz target), which the browser's reader never does: both refuse it.
+#[cfg(not(target_arch = "wasm32"))]
+fn objects_all_the_way(text: &str) -> Result<(), Corrupt> {
+    use serde_json::{Map, Value};
+    fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, Corrupt> {
+        v.as_object()
+            .ok_or_else(|| Corrupt(format!("{what} is not an object")))
+    }
+    let v: Value = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
+    if let Some(quizzes) = object(&v, "the stored progress")?.get("quizzes") {
+        for (quiz, kinds) in object(quizzes, "quizzes")? {
+            for (kind, tally) in object(kinds, quiz)? {
+                object(tally, &format!("{quiz}/{kind}"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Stored texts [`Progress::from_json`] must refuse, for the native tests and the browser's
 /// (which read with a different parser).
 #[doc(hidden)]
@@ -203,6 +227,10 @@ pub const UNTRUSTED: &[&str] = &[
     "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":0,\"revealed\":null}}}}",
     "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":1,\"correct\":0,\"x\":0}}}}",
     "{\"version\":1,\"quizzes\":{},\"extra\":1}",
+    // Structs written as arrays, which serde's derived readers take (found by fuzzing).
+    "[1,{}]",
+    "[2,{\"q\":{\"k\":{\"attempts\":1,\"correct\":1}}}]",
+    "{\"version\":2,\"quizzes\":{\"q\":{\"k\":[1,1,0]}}}",
 ];
 
 #[cfg(test)]

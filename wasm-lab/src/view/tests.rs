@@ -90,6 +90,13 @@ fn edge_inputs_get_messages_about_their_field() {
             "K: “24,41,64” is not one number: commas only group digits in threes (1,048,576)",
         ),
         (
+            // The widget's work bound (a page froze at P = 1,000, K = 100,000: found by fuzzing).
+            "capacity",
+            &[("cap-p", "1000"), ("cap-m", "3"), ("cap-k", "100000")],
+            "cap",
+            "K = 100,000 buffers on P = 1,000 partitions is 100,000,000 partition visits a round; this page runs at most 10,000,000: lower K or P",
+        ),
+        (
             "capacity",
             &[("cap-k", "1 000")],
             "cap",
