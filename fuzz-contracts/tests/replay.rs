@@ -1,18 +1,20 @@
 //! Every committed fuzz input, replayed through its target's contract with stable Rust: the
 //! corpora (`fuzz/corpus/<target>/`) and every input that ever failed (`fuzz/artifacts/<target>/`),
 //! so a fixed crash stays fixed. No fuzzing engine: `cargo xtask fuzz` runs that.
+//!
+//! No time limit: tests check behaviour, and a debug build on a slow machine is no measure of a
+//! hang. libFuzzer's `-timeout` finds hangs; each fix has a test of its behaviour (the capacity
+//! widget's work bound: `wasm-lab/src/view/tests.rs`), and the slowest input is printed.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// An input slower than this is a hang for the replay (libFuzzer's `-timeout` is the fuzzer's).
-const SLOW: Duration = Duration::from_secs(10);
 
 #[test]
 fn every_committed_input_keeps_its_contract() {
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     let mut total = 0;
     let mut broken = Vec::new();
+    let mut slowest = (Duration::ZERO, String::new());
     for (name, check) in fuzz_contracts::TARGETS {
         let mut count = 0;
         for dir in ["corpus", "artifacts"] {
@@ -33,8 +35,8 @@ fn every_committed_input_keeps_its_contract() {
                     broken.push(format!("{name}: {}: {why}", path.display()));
                 }
                 let took = start.elapsed();
-                if took > SLOW {
-                    broken.push(format!("{name}: {} took {took:?}", path.display()));
+                if took > slowest.0 {
+                    slowest = (took, format!("{name}: {}", path.display()));
                 }
                 count += 1;
             }
@@ -48,5 +50,8 @@ fn every_committed_input_keeps_its_contract() {
         broken.len(),
         broken.join("\n")
     );
-    eprintln!("replayed {total} committed fuzz inputs");
+    eprintln!(
+        "replayed {total} committed fuzz inputs; the slowest took {:?} ({})",
+        slowest.0, slowest.1
+    );
 }
