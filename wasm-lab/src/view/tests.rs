@@ -97,6 +97,13 @@ fn edge_inputs_get_messages_about_their_field() {
             "K = 100,000 buffers on P = 1,000 partitions is 100,000,000 partition visits a round; this page runs at most 10,000,000: lower K or P",
         ),
         (
+            // One buffer too large even with K = 0 (a 2 GB rent: found by fuzzing).
+            "capacity",
+            &[("cap-k", "0"), ("cap-size", "2120310281")],
+            "cap",
+            "Size: one buffer of 2,120,310,281 bytes is more than this page allocates (at most 67,108,864, 64 MiB)",
+        ),
+        (
             "capacity",
             &[("cap-k", "1 000")],
             "cap",

@@ -68,6 +68,9 @@ pub enum SetupError {
         partitions: u64,
         held: u64,
     },
+    /// One buffer over [`MAX_HELD_BYTES`]: the run rents one to ask `Create()`'s pool whether it
+    /// keeps the size, even when K is 0 (a 2 GB rent with K = 0: found by fuzzing).
+    BufferTooLarge(u64),
     TooManyBytes {
         held: u64,
         length: u64,
@@ -109,6 +112,12 @@ impl fmt::Display for SetupError {
                 group_digits(*partitions),
                 group_digits(held.saturating_mul(*partitions)),
                 group_digits(MAX_VISITS)
+            ),
+            SetupError::BufferTooLarge(length) => write!(
+                f,
+                "Size: one buffer of {} bytes is more than this page allocates (at most {}, 64 MiB)",
+                group_digits(*length),
+                group_digits(MAX_HELD_BYTES)
             ),
             SetupError::TooManyBytes { held, length } => write!(
                 f,
@@ -190,6 +199,9 @@ impl Setup {
             });
         }
         let length = buffer_length(self.size);
+        if length > MAX_HELD_BYTES {
+            return Err(SetupError::BufferTooLarge(length));
+        }
         if self
             .held
             .checked_mul(length)
