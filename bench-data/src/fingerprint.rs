@@ -14,6 +14,10 @@
 //! does not change what the bench measures). Not hashed: the chapters, the lab's widgets and
 //! quizzes, the preprocessor, and the bench's documentation and tests. The global allocator is
 //! not part of it either: it is the run's `runtime`, so files of one fingerprint compare runtimes.
+//! In the lock closure a dependency written `"name version"` counts as `"name"` when the closure
+//! has one version of it: Cargo adds the version when another part of the workspace brings a
+//! second one, which changes nothing the bench builds (this rule, added with the translation
+//! tools, changed every fingerprint once).
 //! The hash is 64-bit FNV-1a over each input's path and bytes in sorted order: an identity, not a
 //! security measure.
 
@@ -166,7 +170,34 @@ fn lock_closure(lock: &str, roots: &[&str]) -> String {
             }
         }
     }
-    seen.iter().map(|&i| packages[i].text).collect()
+    // Cargo writes a dependency as `"name version"` only while the lock holds two versions of
+    // `name`; a package added elsewhere in the workspace (a tool's dependency) can thus rewrite
+    // lines of packages the bench builds without changing what it builds. Within the closure,
+    // a name with one version is written without it, so only the closure's own content counts.
+    let mut versions: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for &i in &seen {
+        versions
+            .entry(packages[i].name)
+            .or_default()
+            .insert(packages[i].version);
+    }
+    let mut out = String::new();
+    for &i in &seen {
+        for line in packages[i].text.split_inclusive('\n') {
+            let dep = line.trim().trim_end_matches(',').trim_matches('"');
+            let mut words = dep.split_whitespace();
+            let (name, rest) = (words.next().unwrap_or(""), words.next());
+            if line.starts_with(" \"")
+                && rest.is_some()
+                && versions.get(name).is_some_and(|v| v.len() == 1)
+            {
+                out.push_str(&format!(" \"{name}\",\n"));
+            } else {
+                out.push_str(line);
+            }
+        }
+    }
+    out
 }
 
 /// 64-bit FNV-1a.
@@ -224,6 +255,16 @@ version = "9.9.9"
         assert!(!closure.contains("\"1.0.0\"\n\n") || closure.contains("name = \"a\""));
         assert!(!closure.contains("unrelated"));
         assert_eq!(closure.matches("name = \"b\"").count(), 1);
+    }
+
+    #[test]
+    fn a_second_version_outside_the_closure_changes_nothing() {
+        // `b 2.0.0` is the closure's only `b`: written with or without its version, the same.
+        let unique = LOCK
+            .replace(" \"b 2.0.0\",", " \"b\",")
+            .replace("[[package]]\nname = \"b\"\nversion = \"1.0.0\"\n\n", "");
+        assert_eq!(lock_closure(&unique, &["a"]), lock_closure(LOCK, &["a"]));
+        assert!(lock_closure(LOCK, &["a"]).contains(" \"b\",\n"));
     }
 
     #[test]
