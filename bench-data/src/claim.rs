@@ -580,25 +580,34 @@ pub fn direction(f: &Figure, reference: f64) -> Direction {
 /// The words a verdict renders: `0.865× [0.864–0.871]: less time`. `less` and `more` are the
 /// sentence's words for each side (default "less time", "more time").
 pub fn verdict_words(f: &Figure, less: &str, more: &str) -> String {
+    use lab_text::{t, tf};
     let measured = format_with_interval(f);
     match direction(f, 1.0) {
         Direction::Less => format!("{measured}: {less}"),
         Direction::More => format!("{measured}: {more}"),
         Direction::Same if f.high < 1.0 || f.low > 1.0 => {
             let (pct, side) = if f.value < 1.0 {
-                ((1.0 - f.value) * 100.0, "less")
+                ((1.0 - f.value) * 100.0, t!("less"))
             } else {
-                ((f.value - 1.0) * 100.0, "more")
+                ((f.value - 1.0) * 100.0, t!("more"))
             };
             format!(
-                "{measured}: the same for practice ({pct:.1} % {side}, inside the ±{:.0} % band)",
-                EQUIVALENCE_BAND * 100.0
+                "{measured}: {}",
+                tf!(
+                    "the same for practice ({} % {}, inside the ±{} % band)",
+                    format!("{pct:.1}"),
+                    side,
+                    format!("{:.0}", EQUIVALENCE_BAND * 100.0)
+                )
             )
         }
         Direction::Same => {
-            format!("{measured}: no measurable difference (the 95 % interval includes 1)")
+            format!(
+                "{measured}: {}",
+                t!("no measurable difference (the 95 % interval includes 1)")
+            )
         }
-        Direction::Unfit => format!("not citable ({}): too noisy to say which way", f.gate_note),
+        Direction::Unfit => tf!("not citable ({}): too noisy to say which way", f.gate_note),
     }
 }
 

@@ -22,18 +22,25 @@
         }
         byModule.get(name).push(m);
     }
+    // The failure line in the page's language (the lab itself could not load to say it).
+    const FAILED = {
+        en: ["The lab could not load: ", " (open the book through `cargo xtask serve`: browsers do not load WebAssembly from file:// pages)"],
+        ru: ["Лаборатория не загрузилась: ", " (откройте книгу через `cargo xtask serve`: браузеры не загружают WebAssembly со страниц file://)"],
+        th: ["แล็บโหลดไม่สำเร็จ: ", " (เปิดหนังสือผ่าน `cargo xtask serve`: เบราว์เซอร์ไม่โหลด WebAssembly จากหน้า file://)"],
+    };
     function fail(list, message) {
         for (const m of list) {
             const p = document.createElement("p");
             p.className = "lab-error";
             p.setAttribute("role", "alert");
             p.setAttribute("data-testid", "lab-failure");
-            p.textContent = "The lab could not load: " + message +
-                (location.protocol === "file:" ? " (open the book through `cargo xtask serve`: browsers do not load WebAssembly from file:// pages)" : "");
+            const words = FAILED[document.documentElement.lang] || FAILED.en;
+            p.textContent = words[0] + message + (location.protocol === "file:" ? words[1] : "");
             m.replaceChildren(p);
         }
     }
     const root = new URL(path_to_root + "wasm/", document.baseURI);
+    const lang = document.documentElement.lang || "en";
     const loads = [];
     let failed = false;
     for (const [name, list] of byModule) {
@@ -47,6 +54,18 @@
         loads.push(import(new URL("wasm_lab.js", base).href)
             .then(async (lab) => {
                 await lab.default({ module_or_path: new URL("wasm_lab_bg.wasm", base) });
+                // A translated page: its language's strings for this module, written at build
+                // time (`xtask/src/i18n/lab.rs`), then numbers and plurals from the browser.
+                if (lang !== "en") {
+                    const strings = await fetch(new URL("strings." + lang + ".json", base))
+                        .then((r) => {
+                            if (!r.ok) {
+                                throw new Error("the lab's " + lang + " strings did not load (" + r.status + ")");
+                            }
+                            return r.json();
+                        });
+                    lab.setLanguage(lang, strings);
+                }
                 lab.mountAll(name);
             })
             .catch((e) => {

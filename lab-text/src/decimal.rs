@@ -19,7 +19,8 @@
 //! assert_eq!(fixed(1234.5, 0), "1235");
 //! ```
 
-/// `x` with exactly `decimals` digits after the point (none, and no point, for 0).
+/// `x` with exactly `decimals` digits after the point (none, and no point, for 0); the point is
+/// the page's language's ([`crate::tr::decimal_separator`]: a comma in Russian).
 ///
 /// Non-finite values print as `NaN`, `inf` and `-inf`, as `core::fmt` does. Values too large to
 /// scale exactly (beyond 2^53 after scaling) print their integer part only, padded with zeros.
@@ -46,7 +47,7 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     }
     out.push_str(&int.to_string());
     if decimals > 0 {
-        out.push('.');
+        out.push(crate::tr::decimal_separator());
         let digits = frac.to_string();
         for _ in digits.len()..decimals as usize {
             out.push('0');

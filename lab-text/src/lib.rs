@@ -7,6 +7,8 @@
 //! - [`decimal`]: floats as fixed-point text, without core's float formatter.
 //! - [`html`]: the one HTML escaper (text and attribute values).
 //! - [`json`]: a small JSON writer for the lab's own values, without `serde_json`.
+//! - [`lang`]: the languages the course ships; [`tr`]: the lab's words in the page's language
+//!   ([`t!`], [`tf!`], [`tp!`]), and the language's digit grouping and decimal separator.
 //!
 //! Nothing here depends on the pool, the course or the browser.
 
@@ -15,6 +17,8 @@
 pub mod decimal;
 pub mod html;
 pub mod json;
+pub mod lang;
+pub mod tr;
 
 /// `format!` through one shared, non-inlined call: `format!` inlines its fast path at every
 /// call site, and the wasm build is shipped to every reader.
@@ -35,18 +39,22 @@ pub fn fmt(args: std::fmt::Arguments<'_>) -> String {
     std::fmt::format(args)
 }
 
-/// Formats a count with thousands separators, the way the course prints numbers: `1,048,576`.
+/// Formats a count with thousands separators, the way the course prints numbers: `1,048,576`
+/// (in Russian, with no-break spaces: [`tr::group_separator`]).
 ///
 /// ```
 /// assert_eq!(lab_text::group_digits(1048576), "1,048,576");
 /// assert_eq!(lab_text::group_digits(999), "999");
 /// ```
 pub fn group_digits(n: u64) -> String {
+    if let Some(grouped) = tr::grouped_by_rules(n) {
+        return grouped;
+    }
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
+            out.push_str(tr::group_separator());
         }
         out.push(c);
     }

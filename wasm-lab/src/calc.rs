@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use bufpool::bucket::{self, MAX_BUCKET_LEN, Rounding};
-use lab_text::group_digits;
+use lab_text::{group_digits, t, tf};
 
 /// What the shared pool does with one request, in the terms the course uses.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -75,11 +75,11 @@ pub fn calculate(request: u64) -> Calculation {
 
 fn explain(request: u64, index: Option<u32>, length: u64) -> String {
     match index {
-        None if request == 0 => {
+        None if request == 0 => t!(
             "rent(0) returns the shared empty buffer: nothing is allocated and nothing is pooled"
-                .to_string()
-        }
-        None => format!(
+        )
+        .into_owned(),
+        None => tf!(
             "{} is over the largest bucket ({}): the pool allocates exactly {} and drops it on return",
             group_digits(request),
             group_digits(MAX_BUCKET_LEN as u64),
@@ -87,7 +87,7 @@ fn explain(request: u64, index: Option<u32>, length: u64) -> String {
         ),
         Some(index) => {
             let folded = (request - 1) | 15;
-            format!(
+            tf!(
                 "({} − 1) | 15 = {}, whose highest bit is 2^{}; index = {} − 3 = {}; length = 16 << {} = {}",
                 group_digits(request),
                 group_digits(folded),

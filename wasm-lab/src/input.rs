@@ -10,7 +10,7 @@
 //! assert_eq!(parse_size("-5"), Err(InputError::Negative("-5".into())));
 //! ```
 
-use lab_text::{f, group_digits};
+use lab_text::{f, group_digits, n, t, tf};
 use std::fmt;
 
 /// The largest length a .NET array may have (`Array.MaxLength`); the lab refuses more, as .NET would.
@@ -37,20 +37,21 @@ pub enum InputError {
 }
 
 /// The grammar every number field follows, as the widgets state it next to their fields.
-pub const GRAMMAR: &str = "whole numbers; group digits with commas in threes (1,048,576)";
+pub const GRAMMAR: &str = n!("whole numbers; group digits with commas in threes (1,048,576)");
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InputError::Empty => write!(f, "Type a request size, e.g. 100"),
-            InputError::Negative(s) => write!(
-                f,
-                "A size cannot be negative (“{s}”): .NET's Rent throws ArgumentOutOfRangeException"
-            ),
-            InputError::TooLarge(s) => write!(
-                f,
-                "“{s}” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)"
-            ),
+            InputError::Empty => f.write_str(&t!("Type a request size, e.g. 100")),
+            InputError::Negative(s) => f.write_str(&tf!(
+                "A size cannot be negative (“{}”): .NET's Rent throws ArgumentOutOfRangeException",
+                s
+            )),
+            InputError::TooLarge(s) => f.write_str(&tf!(
+                "“{}” is larger than any .NET array can be (Array.MaxLength = {})",
+                s,
+                group_digits(MAX_ARRAY_LENGTH)
+            )),
             other => write!(f, "{}", other.grammar()),
         }
     }
@@ -60,18 +61,27 @@ impl InputError {
     /// The message for any field: about the number, never about sizes or arrays.
     fn grammar(&self) -> String {
         match self {
-            InputError::Empty => "type a whole number, e.g. 100".into(),
-            InputError::Negative(s) => f!("“{s}” is negative: type 0 or more"),
+            InputError::Empty => t!("type a whole number, e.g. 100").into_owned(),
+            InputError::Negative(s) => tf!("“{}” is negative: type 0 or more", s),
             InputError::NotWhole(s) => {
-                f!("“{s}” is not a whole number: type it in digits, e.g. 100000")
+                tf!(
+                    "“{}” is not a whole number: type it in digits, e.g. 100000",
+                    s
+                )
             }
-            InputError::NotANumber(s) => f!("“{s}” is not a number: type digits, e.g. 4096"),
-            InputError::TooLarge(s) => f!("“{s}” is too large for this field"),
+            InputError::NotANumber(s) => tf!("“{}” is not a number: type digits, e.g. 4096", s),
+            InputError::TooLarge(s) => tf!("“{}” is too large for this field", s),
             InputError::Grouping(s) => {
-                f!("“{s}” is not one number: commas only group digits in threes (1,048,576)")
+                tf!(
+                    "“{}” is not one number: commas only group digits in threes (1,048,576)",
+                    s
+                )
             }
             InputError::Space(s) => {
-                f!("“{s}” has a space inside: type one number, grouping digits with commas (1,000)")
+                tf!(
+                    "“{}” has a space inside: type one number, grouping digits with commas (1,000)",
+                    s
+                )
             }
         }
     }
@@ -91,7 +101,8 @@ pub fn parse_size(text: &str) -> Result<u64, InputError> {
     }
 }
 
-fn shown(text: &str) -> String {
+/// What a message quotes of the typed `text`: trimmed, at most 40 characters.
+pub(crate) fn shown(text: &str) -> String {
     text.trim().chars().take(40).collect()
 }
 
@@ -107,6 +118,12 @@ pub fn parse_number(text: &str) -> Result<u64, InputError> {
     if text.trim().chars().count() > 40 {
         return Err(InputError::TooLarge(shown + "…"));
     }
+    // A Russian page groups with (no-break) spaces, as it prints numbers: read its own way too.
+    let shown = if lab_text::tr::russian_numbers() {
+        spaced_groups(&shown).unwrap_or(shown)
+    } else {
+        shown
+    };
     if shown.chars().any(|c| c.is_whitespace()) {
         return Err(InputError::Space(shown));
     }
@@ -121,6 +138,18 @@ pub fn parse_number(text: &str) -> Result<u64, InputError> {
         Some(n) => Ok(n),
         None => Err(InputError::TooLarge(shown)),
     }
+}
+
+/// `1 048 576` (space, no-break or narrow no-break space between groups of three) as
+/// `1,048,576`; `None` when the spaces are anything else.
+fn spaced_groups(text: &str) -> Option<String> {
+    let groups: Vec<&str> = text.split([' ', '\u{a0}', '\u{202f}']).collect();
+    let digits = |g: &str| !g.is_empty() && g.chars().all(|c| c.is_ascii_digit());
+    let ok = groups.len() > 1
+        && digits(groups[0])
+        && groups[0].len() <= 3
+        && groups[1..].iter().all(|g| digits(g) && g.len() == 3);
+    ok.then(|| groups.join(","))
 }
 
 /// What [`exact`] found wrong, before it knows the whole text.
@@ -226,8 +255,9 @@ fn ungroup(int: &str) -> Result<String, Bad> {
 pub fn field_number(name: &str, text: &str, max: u64) -> Result<u64, String> {
     match parse_number(text) {
         Ok(n) if n <= max => Ok(n),
-        Ok(_) | Err(InputError::TooLarge(_)) => Err(f!(
-            "{name}: “{}” is more than this field takes (at most {})",
+        Ok(_) | Err(InputError::TooLarge(_)) => Err(tf!(
+            "{}: “{}” is more than this field takes (at most {})",
+            name,
             shown(text),
             group_digits(max)
         )),
@@ -239,11 +269,16 @@ pub fn field_number(name: &str, text: &str, max: u64) -> Result<u64, String> {
 pub fn field_size(name: &str, text: &str) -> Result<u64, String> {
     match parse_size(text) {
         Ok(n) => Ok(n),
-        Err(InputError::Negative(s)) => Err(f!(
-            "{name}: a size cannot be negative (“{s}”): .NET's Rent throws ArgumentOutOfRangeException"
+        Err(InputError::Negative(s)) => Err(tf!(
+            "{}: a size cannot be negative (“{}”): .NET's Rent throws ArgumentOutOfRangeException",
+            name,
+            s
         )),
-        Err(InputError::TooLarge(s)) => Err(f!(
-            "{name}: “{s}” is larger than any .NET array can be (Array.MaxLength = 2,147,483,591)"
+        Err(InputError::TooLarge(s)) => Err(tf!(
+            "{}: “{}” is larger than any .NET array can be (Array.MaxLength = {})",
+            name,
+            s,
+            group_digits(MAX_ARRAY_LENGTH)
         )),
         Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
@@ -253,13 +288,18 @@ pub fn field_size(name: &str, text: &str) -> Result<u64, String> {
 pub fn field_byte(name: &str, text: &str) -> Result<u8, String> {
     match parse_number(text) {
         Ok(n) => u8::try_from(n).map_err(|_| {
-            f!(
-                "{name}: {} does not fit in a byte (0 to 255)",
+            tf!(
+                "{}: {} does not fit in a byte (0 to 255)",
+                name,
                 group_digits(n)
             )
         }),
-        Err(InputError::Negative(s)) => Err(f!("{name}: “{s}” is negative: a byte holds 0 to 255")),
-        Err(InputError::TooLarge(s)) => Err(f!("{name}: “{s}” does not fit in a byte (0 to 255)")),
+        Err(InputError::Negative(s)) => {
+            Err(tf!("{}: “{}” is negative: a byte holds 0 to 255", name, s))
+        }
+        Err(InputError::TooLarge(s)) => {
+            Err(tf!("{}: “{}” does not fit in a byte (0 to 255)", name, s))
+        }
         Err(e) => Err(f!("{name}: {}", e.grammar())),
     }
 }

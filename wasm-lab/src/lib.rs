@@ -22,6 +22,7 @@ pub mod calc;
 pub mod chapter;
 pub mod input;
 mod maps;
+pub mod pool_words;
 pub mod progress;
 pub mod quiz;
 pub mod view;

@@ -13,6 +13,7 @@
 //! assert!(Progress::from_json("{\"version\":1,\"quizzes\":").is_err());
 //! ```
 
+use lab_text::tf;
 use litemap::LiteMap;
 use std::fmt;
 
@@ -77,7 +78,7 @@ pub struct Corrupt(pub String);
 
 impl fmt::Display for Corrupt {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "saved quiz progress is unreadable ({})", self.0)
+        f.write_str(&tf!("saved quiz progress is unreadable ({})", self.0))
     }
 }
 
@@ -97,17 +98,21 @@ impl Progress {
         #[cfg(target_arch = "wasm32")]
         let p = crate::web::json::progress(text).map_err(Corrupt)?;
         if !(1..=VERSION).contains(&p.version) {
-            return Err(Corrupt(format!(
-                "version {} where {VERSION} was expected",
-                p.version
+            return Err(Corrupt(tf!(
+                "version {} where {} was expected",
+                p.version,
+                VERSION
             )));
         }
         for (quiz, kinds) in &p.quizzes {
             for (kind, t) in kinds {
                 if t.correct > t.attempts {
-                    return Err(Corrupt(format!(
-                        "{quiz}/{kind}: {} right out of {} attempts",
-                        t.correct, t.attempts
+                    return Err(Corrupt(tf!(
+                        "{}/{}: {} right out of {} attempts",
+                        quiz,
+                        kind,
+                        t.correct,
+                        t.attempts
                     )));
                 }
             }
@@ -186,10 +191,10 @@ fn objects_all_the_way(text: &str) -> Result<(), Corrupt> {
     use serde_json::{Map, Value};
     fn object<'a>(v: &'a Value, what: &str) -> Result<&'a Map<String, Value>, Corrupt> {
         v.as_object()
-            .ok_or_else(|| Corrupt(format!("{what} is not an object")))
+            .ok_or_else(|| Corrupt(tf!("{} is not an object", what)))
     }
     let v: Value = serde_json::from_str(text).map_err(|e| Corrupt(e.to_string()))?;
-    if let Some(quizzes) = object(&v, "the stored progress")?.get("quizzes") {
+    if let Some(quizzes) = object(&v, &lab_text::t!("the stored progress"))?.get("quizzes") {
         for (quiz, kinds) in object(quizzes, "quizzes")? {
             for (kind, tally) in object(kinds, quiz)? {
                 object(tally, &format!("{quiz}/{kind}"))?;

@@ -55,7 +55,8 @@ pub struct Offense {
     pub sentence: String,
 }
 
-/// The lint over every chapter, then the strict build of the committed data.
+/// The lint over every chapter, the translation report's check, then the strict build of the
+/// committed data.
 pub fn run(root: &Path) -> Result<()> {
     let src = root.join("book/src");
     let mut paths: Vec<_> = std::fs::read_dir(&src)
@@ -105,6 +106,11 @@ pub fn run(root: &Path) -> Result<()> {
         "lint: every comparing sentence of {} chapters carries its evidence",
         paths.len()
     );
+    // Every shipped language complete, its translations carrying the English's directives (so
+    // its claims are the same claims).
+    let report = crate::i18n::report(root)?;
+    print!("{}", report.text());
+    report.check()?;
     strict_build(root, &root.join("book/data"))
         .context("the strict build (LAB_STRICT) of the committed data failed")
 }

@@ -12,6 +12,7 @@
 //!   rewrites `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json`
 //!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
 //!
+//! - `i18n` — the book's message template and catalogs, with the translation report (`i18n.rs`).
 //! - `fuzz [--seconds N] [--fast] [--minimize] [TARGET]` — the coverage-guided fuzz
 //!   targets of `fuzz/` (cargo-fuzz, nightly), N seconds each; crashes are saved minimized in
 //!   `fuzz/artifacts/` (`fuzz.rs`).
@@ -31,8 +32,10 @@ mod clippy;
 mod cmd;
 mod exercises;
 mod fuzz;
+mod i18n;
 mod links;
 mod lint;
+mod search;
 mod serve;
 mod site;
 mod test;
@@ -49,6 +52,8 @@ usage: cargo xtask <command>
   fuzz [--seconds N] [--fast] [--minimize] [TARGET]
                      fuzz every parser readers and instructors feed (N s per target, default 20;
                      --fast: no sanitizer, --minimize: cmin first)
+  i18n               extract the English text into book/po/messages.pot, merge it into every
+                     book/po/<lang>.po and print the translation report
   exercises [check [N] | list | hint N | verify]
                      grade the exercises (the default: check all), list them, or print a hint
   bench [--quick] [--out DIR]
@@ -84,6 +89,7 @@ fn run(args: &[String]) -> Result<()> {
         ["build"] => site::build(&root).map(|_| ()),
         ["links"] => links::check(&root.join("book").join("build")),
         ["test"] => test::all(&root),
+        ["i18n"] => i18n::update(&root),
         ["lint"] => lint::run(&root),
         ["fuzz", rest @ ..] => fuzz::run(&root, rest),
         ["exercises", rest @ ..] => exercises::run(&root, rest),

@@ -88,6 +88,9 @@ pub fn build_wasm(root: &Path) -> Result<()> {
         largest = largest.max((page, module));
         all += page;
     }
+    for (lang, largest) in crate::i18n::lab::write_strings(root, &out)? {
+        println!("the lab's {lang} strings: the largest module's are {largest} B");
+    }
     println!(
         "the lab ships {} modules: the largest page downloads {} B of wasm and JS ({}), all \
          modules together are {} B",
@@ -201,17 +204,64 @@ fn bind_and_shrink(raw: &Path, dir: &Path, wasm_opt: Option<&Path>) -> Result<()
     Ok(())
 }
 
+/// The book in every language ([`lab_text::lang::LANGUAGES`]): English in `book/build/` (built
+/// first: mdBook empties its output folder), each translation in `book/build/<code>/`, translated
+/// by the preprocessor from `book/po/<code>.po`; then the translation report.
 fn build_book(root: &Path) -> Result<PathBuf> {
     step("building the book");
     // The preprocessor runs as `cargo run -p mdbook-lab` (book.toml); build it first so its
     // compile errors show here, not inside mdBook's log.
     cmd::cargo(&["build", "--quiet", "--package", "mdbook-lab"]).run()?;
-    let book =
-        mdbook_driver::MDBook::load(root.join("book")).context("cannot load book/book.toml")?;
-    book.build().context("the book did not build")?;
     let site = root.join("book/build");
-    println!("built the book in {}", site.display());
+    for language in lab_text::lang::LANGUAGES {
+        let mut book =
+            mdbook_driver::MDBook::load(root.join("book")).context("cannot load book/book.toml")?;
+        language_settings(&mut book, language, &site)?;
+        book.build()
+            .with_context(|| format!("the book did not build in {}", language.name))?;
+        if language.code != "en" {
+            let sections = crate::search::write(&site.join(language.code))?;
+            println!("{}: {sections} sections in its search", language.code);
+        }
+    }
+    // The report; an untranslated message shows in English and warns here (`cargo xtask test`
+    // fails on it, in its lint step).
+    let report = crate::i18n::report(root)?;
+    print!("{}", report.text());
+    if let Err(e) = report.check() {
+        eprintln!("warning: {e:#}");
+    }
+    println!(
+        "built the book in {} ({})",
+        site.display(),
+        lab_text::lang::LANGUAGES
+            .iter()
+            .map(|l| if l.code == "en" {
+                "en".to_string()
+            } else {
+                format!("{}/", l.code)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     Ok(site)
+}
+
+/// One language's build: its `book.language` (which the preprocessor translates into and mdBook
+/// writes as `<html lang>`) and its folder. mdBook's own search keeps only ASCII letters of a
+/// word, so a Russian or Thai page would find nothing: the translations use the lab's search
+/// (`theme/lab-search.js`, over `search-text.json`, which the preprocessor writes per language).
+pub fn language_settings(
+    book: &mut mdbook_driver::MDBook,
+    language: &lab_text::lang::Language,
+    site: &Path,
+) -> Result<()> {
+    book.config.book.language = Some(language.code.into());
+    if language.code != "en" {
+        book.config.build.build_dir = site.join(language.code);
+        book.config.set("output.html.search.enable", false)?;
+    }
+    Ok(())
 }
 
 pub fn target_dir(root: &Path) -> PathBuf {

@@ -64,7 +64,7 @@ pub fn all(root: &Path) -> Result<()> {
         ),
         (
             "lint",
-            "comparing sentences carry claims; strict build of the committed data",
+            "comparing sentences carry claims; every shipped language fully translated; strict build of the committed data",
             Box::new(|| lint::run(root)),
         ),
         (

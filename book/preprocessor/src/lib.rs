@@ -46,6 +46,7 @@ pub mod data;
 pub mod directive;
 mod render;
 mod snippets;
+pub mod translate;
 
 pub use data::Data;
 pub use render::chart::names as chart_names;
@@ -59,7 +60,11 @@ impl Preprocessor for Lab {
         "lab"
     }
 
-    fn run(&self, ctx: &PreprocessorContext, mut book: Book) -> Result<Book> {
+    fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
+        // First the page's language (po/<lang>.po), then the figures: see `translate`.
+        let mut book = translate::translate(ctx, book)?;
+        lab_text::tr::set_catalogs(translate::CATALOGS);
+        lab_text::tr::set_language(&translate::language(ctx));
         let setting = |name: &str| {
             ctx.config
                 .get::<String>(&format!("preprocessor.lab.{name}"))
@@ -81,10 +86,18 @@ impl Preprocessor for Lab {
             data.add_sites(claims::collect(&source_name(chapter), &chapter.content));
         });
         let mut problems = Vec::new();
+        let language = translate::language(ctx);
         book.for_each_chapter_mut(|chapter| {
             let source = source_name(chapter);
             match render_chapter(&source, &chapter.content, &data) {
-                Ok(content) => chapter.content = content,
+                Ok(content) => {
+                    chapter.content = match chapter.source_path.as_ref() {
+                        Some(path) => {
+                            translate::picker(&language, &path.to_string_lossy()) + &content
+                        }
+                        None => content,
+                    }
+                }
                 Err(errors) => problems.extend(errors),
             }
         });

@@ -3,6 +3,8 @@
 //! today's numbers: rerun the bench and the answers change with the text.
 
 use lab_text::decimal::fixed;
+use lab_text::tr::get_dynamic;
+use lab_text::{n, t, tf};
 use serde::{Deserialize, Serialize};
 
 use super::{Fig, Gate, Kind, Page, Rng, Solution};
@@ -10,11 +12,12 @@ use super::{Fig, Gate, Kind, Page, Rng, Solution};
 /// A ratio of two paired timings, `a ÷ b`, and what each side is.
 pub struct Ratio {
     pub key: &'static str,
-    /// The operation on top of the ratio, as the prompt names it.
+    /// The operation on top of the ratio, as the prompt names it (marked with `n!`: it is
+    /// translated where shown).
     pub a: &'static str,
     /// The operation under it.
     pub b: &'static str,
-    /// Where it was measured ("at 1 MiB").
+    /// Where it was measured ("at 1 MiB", marked with `n!`).
     pub at: &'static str,
 }
 
@@ -30,8 +33,9 @@ pub struct RatioParams {
     pub key: String,
 }
 
-const NO_DIFFERENCE: &str = "no measurable difference";
-const TOO_NOISY: &str = "the bench cannot tell: the figure is too noisy to cite";
+// Answers to pick, translated where used (`get_dynamic`).
+const NO_DIFFERENCE: &str = n!("no measurable difference");
+const TOO_NOISY: &str = n!("the bench cannot tell: the figure is too noisy to cite");
 
 fn interval(f: &Fig) -> String {
     format!(
@@ -47,7 +51,7 @@ impl LessTime {
         self.ratios
             .iter()
             .find(|r| r.key == key)
-            .ok_or_else(|| format!("no ratio `{key}` in this question"))
+            .ok_or_else(|| tf!("no ratio `{}` in this question", key))
     }
 
     /// The figure keys the page must carry.
@@ -68,9 +72,11 @@ impl Kind for LessTime {
     }
     fn prompt(&self, p: &RatioParams) -> String {
         match self.ratio(&p.key) {
-            Ok(r) => format!(
+            Ok(r) => tf!(
                 "On the machine this book's data comes from, which took less time {}: {}, or {}? (The bench measured them side by side, in paired rounds.)",
-                r.at, r.a, r.b
+                get_dynamic(r.at),
+                get_dynamic(r.a),
+                get_dynamic(r.b)
             ),
             Err(e) => e,
         }
@@ -78,58 +84,66 @@ impl Kind for LessTime {
     fn solve(&self, p: &RatioParams, page: &Page) -> Result<Solution, String> {
         let r = self.ratio(&p.key)?;
         let f = page.figure(r.key)?;
-        let a_less = format!("{} took less time", r.a);
-        let b_less = format!("{} took less time", r.b);
+        let (a, b) = (get_dynamic(r.a), get_dynamic(r.b));
+        let a_less = tf!("{} took less time", a);
+        let b_less = tf!("{} took less time", b);
         let shown = interval(f);
         let (right, why) = if f.gate == Gate::Unfit {
             (
-                TOO_NOISY.to_string(),
-                format!(
-                    "the first of the two took {shown} the time of the second on {}, but the noise gate rejected the measurement ({}): no conclusion either way",
-                    page.machine, f.note
+                get_dynamic(TOO_NOISY),
+                tf!(
+                    "the first of the two took {} the time of the second on {}, but the noise gate rejected the measurement ({}): no conclusion either way",
+                    shown,
+                    page.machine,
+                    f.note
                 ),
             )
         } else if f.high < 1.0 {
             (
                 a_less.clone(),
-                format!(
-                    "measured side by side on {}, it took {shown} the time of the other, {}; the whole 95 % interval lies below 1",
-                    page.machine, r.b
+                tf!(
+                    "measured side by side on {}, it took {} the time of the other, {}; the whole 95 % interval lies below 1",
+                    page.machine,
+                    shown,
+                    b
                 ),
             )
         } else if f.low > 1.0 {
             (
                 b_less.clone(),
-                format!(
-                    "measured side by side on {}, {} took {shown} the time of this one; the whole 95 % interval lies above 1",
-                    page.machine, r.a
+                tf!(
+                    "measured side by side on {}, {} took {} the time of this one; the whole 95 % interval lies above 1",
+                    page.machine,
+                    a,
+                    shown
                 ),
             )
         } else {
             (
-                NO_DIFFERENCE.to_string(),
-                format!(
-                    "measured side by side on {}, the first of the two took {shown} the time of the second; the 95 % interval includes 1, so the bench cannot tell them apart",
-                    page.machine
+                get_dynamic(NO_DIFFERENCE),
+                tf!(
+                    "measured side by side on {}, the first of the two took {} the time of the second; the 95 % interval includes 1, so the bench cannot tell them apart",
+                    page.machine,
+                    shown
                 ),
             )
         };
         Ok(Solution::choice(right, why)
             .mistake(
                 a_less,
-                "Check which side of the ratio is on top, and whether its interval lies wholly below 1",
+                t!("Check which side of the ratio is on top, and whether its interval lies wholly below 1"),
             )
             .mistake(
                 b_less,
-                "A ratio above 1 means the top operation took longer: does the interval lie wholly above 1",
+                t!("A ratio above 1 means the top operation took longer: does the interval lie wholly above 1"),
             )
             .mistake(
-                NO_DIFFERENCE,
-                "A difference is measurable when the 95 % interval of the paired ratio excludes 1: look at both ends",
+                get_dynamic(NO_DIFFERENCE),
+                t!("A difference is measurable when the 95 % interval of the paired ratio excludes 1: look at both ends"),
             )
             .mistake(
-                TOO_NOISY,
-                "This ratio passed the noise gate: read its interval",
+                get_dynamic(TOO_NOISY),
+                t!("This ratio passed the noise gate: read its interval"),
             ))
     }
 }
@@ -146,9 +160,10 @@ pub struct FigureParams {
     pub key: String,
 }
 
-const AS_VALUE: &str = "print it as a value";
-const AS_RATIO: &str = "cite only ratios or directions built on it, not the time itself";
-const NOT_AT_ALL: &str = "nothing: it is too noisy to cite";
+// Answers to pick, translated where used (`get_dynamic`).
+const AS_VALUE: &str = n!("print it as a value");
+const AS_RATIO: &str = n!("cite only ratios or directions built on it, not the time itself");
+const NOT_AT_ALL: &str = n!("nothing: it is too noisy to cite");
 
 impl Kind for Citable {
     type Params = FigureParams;
@@ -161,7 +176,7 @@ impl Kind for Citable {
         Ok(FigureParams { key: key.into() })
     }
     fn prompt(&self, p: &FigureParams) -> String {
-        format!(
+        tf!(
             "The bench recorded the figure `{}`. Under the noise gate, what may the book do with it?",
             p.key
         )
@@ -174,22 +189,25 @@ impl Kind for Citable {
             (Gate::RatioOnly, _) => AS_RATIO,
             (Gate::Unfit, _) => NOT_AT_ALL,
         };
-        let why = format!(
-            "“{}”: noise {noise} on {}; the gate says: {}. Times are printed as values only under 5 % noise; a ratio of paired rounds survives a busier machine because load slows both sides alike, and anything over 25 % is not cited at all",
-            f.title, page.machine, f.note
+        let why = tf!(
+            "“{}”: noise {} on {}; the gate says: {}. Times are printed as values only under 5 % noise; a ratio of paired rounds survives a busier machine because load slows both sides alike, and anything over 25 % is not cited at all",
+            f.title,
+            noise,
+            page.machine,
+            f.note
         );
-        Ok(Solution::choice(right, why)
+        Ok(Solution::choice(get_dynamic(right), why)
             .mistake(
-                AS_VALUE,
-                "Look at the figure's noise: is it low enough for a time to be printed as a value",
+                get_dynamic(AS_VALUE),
+                t!("Look at the figure's noise: is it low enough for a time to be printed as a value"),
             )
             .mistake(
-                AS_RATIO,
-                "Compare the noise with both of the gate's limits, and mind whether the figure is itself a ratio",
+                get_dynamic(AS_RATIO),
+                t!("Compare the noise with both of the gate's limits, and mind whether the figure is itself a ratio"),
             )
             .mistake(
-                NOT_AT_ALL,
-                "Only figures noisier than the gate's upper limit are dropped: is this one",
+                get_dynamic(NOT_AT_ALL),
+                t!("Only figures noisier than the gate's upper limit are dropped: is this one"),
             ))
     }
 }

@@ -110,11 +110,12 @@ pub fn printed_quiz(id: &str, title: &str, questions: &[QuestionView]) -> String
         .map(|q| f!("<li class=\"lab-question\">{}</li>", question(q)))
         .collect();
     f!(
-        "<div class=\"lab-quiz-print\" data-testid=\"quiz-print-{}\"><p><strong>Quiz: {}</strong> \
-         (printed with values drawn from a fixed seed; the live quiz draws fresh values on every \
-         attempt. The answers are at the end of the chapter.)</p><ol class=\"lab-questions\" start=\"{start}\">{items}</ol></div>",
+        "<div class=\"lab-quiz-print\" data-testid=\"quiz-print-{}\"><p><strong>{}</strong> {}</p><ol class=\"lab-questions\" start=\"{start}\">{items}</ol></div>",
         escape(id),
-        escape(title)
+        escape(&lab_text::tf!("Quiz: {}", lab_text::tr::get_dynamic(title))),
+        escape(&lab_text::t!(
+            "(printed with values drawn from a fixed seed; the live quiz draws fresh values on every attempt. The answers are at the end of the chapter.)"
+        ))
     )
 }
 

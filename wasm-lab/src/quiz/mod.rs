@@ -27,6 +27,7 @@
 //! constant, named in the chapter's [`Chapter`](crate::chapter::Chapter) (`quiz` and `listed`);
 //! the book mounts it with `{{#lab-quiz NAME}}`.
 
+use lab_text::{t, tf};
 use std::fmt;
 
 use serde::Serialize;
@@ -416,21 +417,23 @@ impl Attempt {
         };
         let s = &self.question.solution;
         if self.state != State::Open {
-            return note("Already answered: draw new values for another try.".into());
+            return note(t!("Already answered: draw new values for another try.").into_owned());
         }
         if answer.trim().is_empty() {
-            return note("Type or pick an answer first.".into());
+            return note(t!("Type or pick an answer first.").into_owned());
         }
         if s.numeric
             && let Err(e) = parse_size(answer)
         {
-            return note(format!(
-                "Your answer could not be read ({e}): type a whole number, such as 4,096. It does not count as an attempt."
+            return note(tf!(
+                "Your answer could not be read ({}): type a whole number, such as {}. It does not count as an attempt.",
+                e,
+                lab_text::group_digits(4096)
             ));
         }
         let given = s.normalize(answer);
         if self.misses.contains(&given) {
-            return note(format!(
+            return note(tf!(
                 "You already tried that: {} Try another answer, or use Show answer.",
                 sentence(s.hint_for(answer))
             ));
@@ -439,7 +442,7 @@ impl Attempt {
             self.state = State::Solved;
             return Response {
                 tone: Tone::Right,
-                text: format!("✔ Correct. {}", sentence(&s.why)),
+                text: tf!("✔ Correct. {}", sentence(&s.why)),
                 record: Record::Attempt { correct: true },
             };
         }
@@ -447,7 +450,7 @@ impl Attempt {
         if self.misses.len() < 2 {
             return Response {
                 tone: Tone::Hint,
-                text: format!(
+                text: tf!(
                     "✘ Not quite. {} Try again, or use Show answer.",
                     sentence(s.hint_for(answer))
                 ),
@@ -457,7 +460,7 @@ impl Attempt {
         self.state = State::Revealed;
         Response {
             tone: Tone::Revealed,
-            text: format!(
+            text: tf!(
                 "✘ Not quite. {} The answer is {}: {}",
                 sentence(s.hint_for(answer)),
                 s.shown(),
@@ -472,7 +475,7 @@ impl Attempt {
         if self.state != State::Open {
             return Response {
                 tone: Tone::Note,
-                text: "Already answered: draw new values for another try.".into(),
+                text: t!("Already answered: draw new values for another try.").into_owned(),
                 record: Record::Nothing,
             };
         }
@@ -480,7 +483,7 @@ impl Attempt {
         let s = &self.question.solution;
         Response {
             tone: Tone::Revealed,
-            text: format!("The answer is {}: {}", s.shown(), sentence(&s.why)),
+            text: tf!("The answer is {}: {}", s.shown(), sentence(&s.why)),
             record: Record::Reveal,
         }
     }

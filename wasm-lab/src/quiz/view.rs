@@ -94,21 +94,25 @@ pub fn feedback_class(tone: Option<Tone>) -> &'static str {
 pub fn solved_mark(solved: bool, revealed: u32) -> String {
     match (solved, revealed) {
         (true, 0) => {
-            "✔ You have solved this question before; new values are here to practise.".to_string()
+            lab_text::t!("✔ You have solved this question before; new values are here to practise.")
+                .into_owned()
         }
-        (true, r) => lab_text::f!("✔ You have solved this question before (answer shown {r}×)."),
+        (true, r) => lab_text::tf!(
+            "✔ You have solved this question before (answer shown {}×).",
+            r
+        ),
         (false, 0) => String::new(),
-        (false, r) => lab_text::f!("Answer shown {r}× so far, not solved yet."),
+        (false, r) => lab_text::tf!("Answer shown {}× so far, not solved yet.", r),
     }
 }
 
 /// The quiz's score line: `Solved 1 of 4 · 2 attempts · 1 answer shown`.
 pub fn score(solved: u32, questions: usize, attempts: u32, revealed: u32) -> String {
-    let plural =
-        |n: u32, one: &str, many: &str| lab_text::f!("{n} {}", if n == 1 { one } else { many });
-    lab_text::f!(
-        "Solved {solved} of {questions} · {} · {}",
-        plural(attempts, "attempt", "attempts"),
-        plural(revealed, "answer shown", "answers shown")
+    lab_text::tf!(
+        "Solved {} of {} · {} · {}",
+        solved,
+        questions,
+        lab_text::tp!(u64::from(attempts), "{} attempt", "{} attempts"),
+        lab_text::tp!(u64::from(revealed), "{} answer shown", "{} answers shown")
     )
 }

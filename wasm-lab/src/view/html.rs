@@ -4,7 +4,7 @@
 
 use super::pool::{BufView, Hand, MAX_BOXES, PoolView};
 use super::{Form, Kind, Part, Predict, Slot, Spans, Steps, Table, Verdict, View, predict_key};
-use lab_text::f;
+use lab_text::{f, t, tf};
 
 /// The lab's one HTML escaper (text and quoted attribute values), re-exported for the renderer.
 pub use lab_text::html::escape;
@@ -54,22 +54,23 @@ pub fn widget(name: &str, form: &Form, view: &View) -> String {
         let mut inner: String = g.fields.iter().map(field).collect();
         if g.fields.iter().any(|f| f.commit) {
             inner.push_str(&f!(
-                "<button type=\"button\" class=\"lab-run\" data-action=\"commit\" data-for=\"{}\" data-testid=\"{}-run\">Run</button>",
+                "<button type=\"button\" class=\"lab-run\" data-action=\"commit\" data-for=\"{}\" data-testid=\"{}-run\">{}</button>",
                 g.slot,
-                g.slot
+                g.slot,
+                escape(&t!("Run"))
             ));
         }
         let intro = g.intro.map_or(String::new(), |t| {
-            f!("<p class=\"lab-intro\">{}</p>", inline(t))
+            f!("<p class=\"lab-intro\">{}</p>", inline(&tr(t)))
         });
         let note = g.note.map_or(String::new(), |t| {
-            f!("<p class=\"lab-why\">{}</p>", inline(t))
+            f!("<p class=\"lab-why\">{}</p>", inline(&tr(t)))
         });
         match g.legend {
             Some(legend) => html.push_str(&f!(
                 "<fieldset class=\"lab-group\" data-testid=\"group-{}\"><legend>{}</legend>{intro}<div class=\"lab-fields\">{inner}</div>{note}",
                 g.slot,
-                inline(legend)
+                inline(&tr(legend))
             )),
             None => html.push_str(&f!(
                 "{intro}<div class=\"lab-fields\">{inner}</div>{note}"
@@ -95,8 +96,13 @@ pub fn widget(name: &str, form: &Form, view: &View) -> String {
     html
 }
 
+/// A static label of the view model (`n!` marks it for the catalog) in the page's language.
+fn tr(label: &str) -> String {
+    lab_text::tr::get_dynamic(label)
+}
+
 fn field(f: &super::Field) -> String {
-    let (id, label, value) = (f.id, inline(f.label), escape(&f.value));
+    let (id, label, value) = (f.id, inline(&tr(f.label)), escape(&f.value));
     let commit = if f.commit { " data-commit" } else { "" };
     let text = |class: &str, mode: &str| {
         f!(
@@ -110,11 +116,11 @@ fn field(f: &super::Field) -> String {
             "<span class=\"lab-slide\">{}<input type=\"range\" class=\"lab-slider\" min=\"0\" max=\"{}\" step=\"1\" value=\"{at}\" data-slider-for=\"{id}\" data-testid=\"{id}-slider\" aria-label=\"{} ({})\"></span>",
             text("", " inputmode=\"numeric\""),
             slider.last(),
-            escape(&f.label.replace('`', "")),
+            escape(&tr(f.label).replace('`', "")),
             if slider.log {
-                "drag; log scale"
+                t!("drag; log scale")
             } else {
-                "drag"
+                t!("drag")
             }
         );
     }
@@ -139,7 +145,7 @@ fn field(f: &super::Field) -> String {
                         "<option value=\"{}\"{}>{}</option>",
                         escape(v),
                         if *v == chosen { " selected" } else { "" },
-                        escape(l)
+                        escape(&tr(l))
                     )
                 })
                 .collect();
@@ -176,7 +182,7 @@ fn part(slot: &str, p: &Part) -> String {
             for p in pairs {
                 html.push_str(&f!(
                     "<dt>{}</dt><dd data-testid=\"{}\">{}</dd>",
-                    inline(p.label),
+                    inline(&tr(p.label)),
                     p.id,
                     escape(&p.value)
                 ));
@@ -205,7 +211,7 @@ fn table(t: &Table) -> String {
     let head: String = t
         .head
         .iter()
-        .map(|h| f!("<th>{}</th>", inline(h)))
+        .map(|h| f!("<th>{}</th>", inline(&tr(h))))
         .collect();
     let mut rows = String::new();
     for r in &t.rows {
@@ -270,7 +276,7 @@ fn spans(s: &Spans) -> String {
         "<{tag} class=\"{}\" data-testid=\"{}\">{}{inner}</{tag}>",
         s.class,
         s.id,
-        s.lead.map_or(String::new(), |l| f!("{} ", escape(l)))
+        s.lead.map_or(String::new(), |l| f!("{} ", escape(&tr(l))))
     )
 }
 
@@ -282,10 +288,10 @@ fn glyphs(text: &str) -> String {
     let mut plain = String::new();
     for c in text.chars() {
         let (show, name) = match c {
-            '⏎' => ("LF", "line break"),
-            '⇥' => ("TAB", "tab"),
-            '␀' => ("00", "zero byte"),
-            '\u{FFFD}' => ("?", "half of a character cut by the read"),
+            '⏎' => ("LF", t!("line break")),
+            '⇥' => ("TAB", t!("tab")),
+            '␀' => ("00", t!("zero byte")),
+            '\u{FFFD}' => ("?", t!("half of a character cut by the read")),
             _ => {
                 plain.push(c);
                 continue;
@@ -294,10 +300,16 @@ fn glyphs(text: &str) -> String {
         out.push_str(&escape(&plain));
         plain.clear();
         out.push_str(&f!(
-            "<span class=\"lab-glyph\" data-show=\"{show}\" title=\"{name}\">{c}</span>"
+            "<span class=\"lab-glyph\" data-show=\"{show}\" title=\"{}\">{c}</span>",
+            escape(&name)
         ));
     }
     out + &escape(&plain)
+}
+
+/// "Step 3 of 6", in the page's language (the DOM layer writes it again as the reader steps).
+pub fn step_count(at: usize, n: usize) -> String {
+    tf!("Step {} of {}", at, n)
 }
 
 /// Every element that acts carries `data-for`, its slot, so the DOM layer needs no lookup.
@@ -337,19 +349,24 @@ fn steps(slot: &str, s: &Steps) -> String {
         .and_then(|st| st.pool.as_ref())
         .map_or(String::new(), |p| pool_moved(p, prev));
     f!(
-        "<div class=\"lab-stepper\" data-for=\"{slot}\" data-testid=\"{id}\" data-at=\"{at}\" data-steps=\"{n}\" tabindex=\"0\" aria-label=\"Step-through, step {} of {n}: use the buttons, or ← and → while it has focus\">\
+        "<div class=\"lab-stepper\" data-for=\"{slot}\" data-testid=\"{id}\" data-at=\"{at}\" data-steps=\"{n}\" tabindex=\"0\" aria-label=\"{}\">\
          <div class=\"lab-step-controls\">{}{}{}{}{}\
-         <input type=\"range\" min=\"0\" max=\"{}\" value=\"{at}\" data-action=\"scrub\" data-for=\"{slot}\" data-testid=\"{id}-scrub\" aria-label=\"Step\">\
-         <span data-testid=\"{id}-count\">Step {} of {n}</span></div>\
+         <input type=\"range\" min=\"0\" max=\"{}\" value=\"{at}\" data-action=\"scrub\" data-for=\"{slot}\" data-testid=\"{id}-scrub\" aria-label=\"{}\">\
+         <span data-testid=\"{id}-count\">{}</span></div>\
          <ol class=\"lab-steps\" data-testid=\"{id}-log\">{log}</ol>{pool}</div>",
-        at + 1,
-        button("first", "|◀", "First step", at == 0),
-        button("prev", "◀ Back", "Step back", at == 0),
-        button("play", "▶ Play", "Play the steps", at + 1 >= n),
-        button("next", "Forward ▶", "Step forward", at + 1 >= n),
-        button("last", "▶|", "Last step", at + 1 >= n),
+        escape(&tf!(
+            "Step-through, step {} of {}: use the buttons, or ← and → while it has focus",
+            at + 1,
+            n
+        )),
+        button("first", "|◀", &t!("First step"), at == 0),
+        button("prev", &t!("◀ Back"), &t!("Step back"), at == 0),
+        button("play", &t!("▶ Play"), &t!("Play the steps"), at + 1 >= n),
+        button("next", &t!("Forward ▶"), &t!("Step forward"), at + 1 >= n),
+        button("last", "▶|", &t!("Last step"), at + 1 >= n),
         n.saturating_sub(1),
-        at + 1,
+        escape(&t!("Step")),
+        escape(&step_count(at + 1, n)),
     )
 }
 
@@ -357,7 +374,8 @@ fn predict(slot: &str, p: &Predict) -> String {
     let id = p.id;
     let choices: String = if p.choices.is_empty() {
         f!(
-            "<label class=\"lab-field\">Your prediction <input type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" spellcheck=\"false\" data-testid=\"{id}-value\"></label>"
+            "<label class=\"lab-field\">{} <input type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" spellcheck=\"false\" data-testid=\"{id}-value\"></label>",
+            escape(&t!("Your prediction"))
         )
     } else {
         p.choices
@@ -381,21 +399,24 @@ fn predict(slot: &str, p: &Predict) -> String {
     });
     let (legend, button, nudge) = match &p.nudge {
         Some(n) => (
-            "Not yet: one more try",
-            "Try again",
+            t!("Not yet: one more try"),
+            t!("Try again"),
             f!(
                 "<p class=\"lab-nudge\" data-testid=\"{id}-nudge\">{}</p>",
                 inline(n)
             ),
         ),
-        None => ("Predict first", "Run it", String::new()),
+        None => (t!("Predict first"), t!("Run it"), String::new()),
     };
     f!(
         "<fieldset class=\"lab-predict\" data-testid=\"{id}\" data-prefix=\"{}\"><legend>{legend}</legend><p>{}</p>{nudge}{choices}\
          <button type=\"button\" data-action=\"predict\" data-for=\"{slot}\" data-testid=\"{id}-run\">{button}</button>{problem}\
-         <p class=\"lab-why\">The outcome shows once you have committed to a prediction.</p></fieldset>",
+         <p class=\"lab-why\">{}</p></fieldset>",
         escape(&p.prefix),
-        inline(&p.question)
+        inline(&p.question),
+        escape(&t!(
+            "The outcome shows once you have committed to a prediction."
+        ))
     )
 }
 
@@ -516,13 +537,17 @@ pub fn pool_moved(p: &PoolView, prev: Option<&PoolView>) -> String {
     );
     for b in &p.buckets {
         html.push_str(&f!(
-            "<div class=\"lab-pool-bucket\" data-testid=\"pool-bucket\" data-length=\"{}\"><span class=\"lab-pool-name\">bucket of {} B</span>",
+            "<div class=\"lab-pool-bucket\" data-testid=\"pool-bucket\" data-length=\"{}\"><span class=\"lab-pool-name\">{}</span>",
             b.length,
-            lab_text::group_digits(b.length)
+            escape(&tf!("bucket of {} B", lab_text::group_digits(b.length)))
         ));
         html.push_str(&f!(
-            "<span class=\"lab-pool-place\" data-testid=\"pool-slot\"><span class=\"lab-pool-where\">thread slot</span>{}</span>",
-            b.slot.as_ref().map_or("<span class=\"lab-buf lab-empty\">empty</span>".into(), |x| buf(x, &f!("{} slot", b.length)))
+            "<span class=\"lab-pool-place\" data-testid=\"pool-slot\"><span class=\"lab-pool-where\">{}</span>{}</span>",
+            escape(&t!("thread slot")),
+            b.slot.as_ref().map_or_else(
+                || f!("<span class=\"lab-buf lab-empty\">{}</span>", escape(&t!("empty"))),
+                |x| buf(x, &f!("{} slot", b.length))
+            )
         ));
         for (i, part) in b.partitions.iter().enumerate() {
             let boxes: String = part
@@ -540,21 +565,32 @@ pub fn pool_moved(p: &PoolView, prev: Option<&PoolView>) -> String {
                 String::new()
             };
             html.push_str(&f!(
-                "<span class=\"lab-pool-place\" data-testid=\"pool-partition\"><span class=\"lab-pool-where\">partition {i} ({} of {})</span>{boxes}{more}</span>",
-                lab_text::group_digits(part.count),
-                lab_text::group_digits(b.per_partition),
+                "<span class=\"lab-pool-place\" data-testid=\"pool-partition\"><span class=\"lab-pool-where\">{}</span>{boxes}{more}</span>",
+                escape(&tf!(
+                    "partition {} ({} of {})",
+                    i,
+                    lab_text::group_digits(part.count),
+                    lab_text::group_digits(b.per_partition)
+                )),
             ));
         }
         if b.more_partitions > 0 {
             html.push_str(&f!(
-                "<span class=\"lab-more\">… and {} more partitions</span>",
-                lab_text::group_digits(b.more_partitions as u64)
+                "<span class=\"lab-more\">{}</span>",
+                escape(&lab_text::tp!(
+                    b.more_partitions as u64,
+                    "… and {} more partition",
+                    "… and {} more partitions"
+                ))
             ));
         }
         html.push_str("</div>");
     }
     if !p.holders.is_empty() {
-        html.push_str("<div class=\"lab-pool-holders\" data-testid=\"pool-holders\"><span class=\"lab-pool-where\">held by</span>");
+        html.push_str(&f!(
+            "<div class=\"lab-pool-holders\" data-testid=\"pool-holders\"><span class=\"lab-pool-where\">{}</span>",
+            escape(&t!("held by"))
+        ));
         for h in &p.holders {
             html.push_str(&f!(
                 "<span class=\"lab-holder\" data-testid=\"holder\" data-name=\"{}\"><code>{}</code> {}</span>",

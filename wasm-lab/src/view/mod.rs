@@ -16,7 +16,7 @@
 //! assert!(view::html::slot(&v.slots[0]).contains(">128<"));
 //! ```
 
-use lab_text::f;
+use lab_text::{f, t, tf};
 
 pub mod drawing;
 pub mod html;
@@ -540,7 +540,7 @@ impl Steps {
     /// "Step 3 of 6: what happened." for screen readers.
     pub fn announce(&self) -> String {
         self.current().map_or(String::new(), |s| {
-            f!("Step {} of {}: {}.", self.at + 1, self.steps.len(), s.text)
+            tf!("Step {} of {}: {}.", self.at + 1, self.steps.len(), s.text)
         })
     }
 }
@@ -609,7 +609,7 @@ impl Gate {
             tries.split(';').take(TRIES).collect()
         };
         let mut notice = (!raw.is_empty() && !made_for).then(|| {
-            "The setting changed since your prediction: predict again for this one".to_string()
+            t!("The setting changed since your prediction: predict again for this one").into_owned()
         });
         let mut kept = Vec::new();
         let mut last = None;
@@ -620,7 +620,7 @@ impl Gate {
                     last = Some(g);
                 }
                 Err(e) => {
-                    notice = Some(f!("Your prediction: {e}"));
+                    notice = Some(tf!("Your prediction: {}", e));
                     last = None;
                     break;
                 }
@@ -643,9 +643,9 @@ impl Gate {
             f!("{fp}:{};", kept.join(";"))
         };
         let announce = match (&nudge, &notice) {
-            (Some(n), _) => f!("Not yet: {}", sentence(n)),
+            (Some(n), _) => tf!("Not yet: {}", sentence(n)),
             (None, Some(p)) => sentence(p),
-            (None, None) => f!("Predict first: {}", self.question.replace('`', "")),
+            (None, None) => tf!("Predict first: {}", self.question.replace('`', "")),
         };
         Gated::Ask(
             Part::Predict(Predict {

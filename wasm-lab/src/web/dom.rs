@@ -1,6 +1,7 @@
 //! Small DOM helpers: find by `data-testid`, listen, escape. Everything returns `Result<_, String>`
 //! so a widget can show the message to the reader.
 
+use lab_text::{t, tf};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, Event, HtmlInputElement};
@@ -8,7 +9,7 @@ use web_sys::{Document, Element, Event, HtmlInputElement};
 pub fn document() -> Result<Document, JsValue> {
     web_sys::window()
         .and_then(|w| w.document())
-        .ok_or_else(|| JsValue::from_str("no document: the lab runs in a browser page"))
+        .ok_or_else(|| JsValue::from_str(&t!("no document: the lab runs in a browser page")))
 }
 
 /// A JS exception as text.
@@ -36,13 +37,13 @@ pub fn all(document: &Document, selector: &str) -> Vec<Element> {
 pub fn find(root: &Element, id: &str) -> Result<Element, String> {
     root.query_selector(&format!("[data-testid=\"{id}\"]"))
         .map_err(|e| describe(&e))?
-        .ok_or_else(|| format!("the widget lost its “{id}” element"))
+        .ok_or_else(|| tf!("the widget lost its “{}” element", id))
 }
 
 pub fn input(root: &Element, id: &str) -> Result<HtmlInputElement, String> {
     find(root, id)?
         .dyn_into::<HtmlInputElement>()
-        .map_err(|_| format!("“{id}” is not an input"))
+        .map_err(|_| tf!("“{}” is not an input", id))
 }
 
 pub fn set_text(root: &Element, id: &str, text: &str) -> Result<(), String> {
@@ -84,8 +85,8 @@ pub fn keep_keys(root: &Element) -> Result<(), String> {
 /// Replaces a widget's content with a message saying it could not start.
 pub fn show_failure(root: &Element, message: &str) {
     root.set_inner_html(&format!(
-        "<p class=\"lab-error\" role=\"alert\" data-testid=\"lab-failure\">This widget could not start: {}</p>",
-        escape(message)
+        "<p class=\"lab-error\" role=\"alert\" data-testid=\"lab-failure\">{}</p>",
+        escape(&tf!("This widget could not start: {}", message))
     ));
 }
 

@@ -1,5 +1,6 @@
 //! Form helpers of the `method` widget (the one widget outside `view/`): selects, texts, errors.
 
+use lab_text::tf;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlSelectElement};
 
@@ -10,14 +11,14 @@ pub fn selected(root: &Element, id: &str) -> Result<String, String> {
     dom::find(root, id)?
         .dyn_into::<HtmlSelectElement>()
         .map(|s| s.value())
-        .map_err(|_| format!("“{id}” is not a select"))
+        .map_err(|_| tf!("“{}” is not a select", id))
 }
 
 /// Sets the value of the `<select>` `id` (ignored if no option has it).
 pub fn select(root: &Element, id: &str, value: &str) -> Result<(), String> {
     let s = dom::find(root, id)?
         .dyn_into::<HtmlSelectElement>()
-        .map_err(|_| format!("“{id}” is not a select"))?;
+        .map_err(|_| tf!("“{}” is not a select", id))?;
     s.set_value(value);
     if s.value().is_empty() {
         s.set_selected_index(0);

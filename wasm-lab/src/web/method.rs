@@ -11,26 +11,41 @@ use super::{dom, fields};
 use crate::chapter::method::scenario::{
     BATCH_MS, Comparison, ROUNDS, SIZES, Summary, reader_runs, timer_step_ms,
 };
-use lab_text::group_digits;
+use lab_text::{group_digits, t, tf};
 
-const TEMPLATE: &str = r#"
-<p><label class="lab-field">Buffer size
+/// The widget's markup, its words in the page's language.
+fn template() -> String {
+    let e = |text: std::borrow::Cow<'static, str>| dom::escape(&text);
+    format!(
+        r#"
+<p><label class="lab-field">{}
   <select data-testid="timing-size"></select></label>
-<button type="button" data-testid="timing-run">Time it in this browser</button>
+<button type="button" data-testid="timing-run">{}</button>
 <span data-testid="timing-status"></span></p>
 <p class="lab-error" role="alert" data-testid="timing-error" hidden></p>
 <table class="lab-table" data-testid="timing-result" hidden>
-  <thead><tr><th>Comparison (your machine, this browser)</th><th>A per call</th><th>B per call</th><th>A ÷ B (median of per-round ratios)</th><th>noise of the ratio</th></tr></thead>
+  <thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead>
   <tbody>
-    <tr><th>A: pool rent + return; B: fresh zeroed allocation</th><td data-testid="timing-pool-ns"></td><td data-testid="timing-fresh-ns"></td><td data-testid="timing-pool-ratio"></td><td data-testid="timing-pool-noise"></td></tr>
-    <tr><th>A: return with clearing; B: without</th><td data-testid="timing-clear-ns"></td><td data-testid="timing-noclear-ns"></td><td data-testid="timing-clear-ratio"></td><td data-testid="timing-clear-noise"></td></tr>
+    <tr><th>{}</th><td data-testid="timing-pool-ns"></td><td data-testid="timing-fresh-ns"></td><td data-testid="timing-pool-ratio"></td><td data-testid="timing-pool-noise"></td></tr>
+    <tr><th>{}</th><td data-testid="timing-clear-ns"></td><td data-testid="timing-noclear-ns"></td><td data-testid="timing-clear-ratio"></td><td data-testid="timing-clear-noise"></td></tr>
   </tbody>
 </table>
 <p class="lab-why" data-testid="timing-note"></p>
-"#;
+"#,
+        e(t!("Buffer size")),
+        e(t!("Time it in this browser")),
+        e(t!("Comparison (your machine, this browser)")),
+        e(t!("A per call")),
+        e(t!("B per call")),
+        e(t!("A ÷ B (median of per-round ratios)")),
+        e(t!("noise of the ratio")),
+        e(t!("A: pool rent + return; B: fresh zeroed allocation")),
+        e(t!("A: return with clearing; B: without")),
+    )
+}
 
 pub fn mount(root: &Element) -> Result<(), String> {
-    root.set_inner_html(TEMPLATE);
+    root.set_inner_html(&template());
     let labels: Vec<(String, String)> = SIZES
         .iter()
         .map(|&n| (n.to_string(), format!("{} B", group_digits(n as u64))))
@@ -53,7 +68,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
 
 /// Says the run started, then runs it on the next task so the page can show that first.
 fn start(root: &Element) -> Result<(), String> {
-    dom::set_text(root, "timing-status", "measuring… (about a second)")?;
+    dom::set_text(root, "timing-status", &t!("measuring… (about a second)"))?;
     let widget = root.clone();
     let later = Closure::once_into_js(move || {
         if let Err(message) = run(&widget) {
@@ -61,7 +76,7 @@ fn start(root: &Element) -> Result<(), String> {
         }
     });
     web_sys::window()
-        .ok_or("no window: the lab runs in a browser page")?
+        .ok_or_else(|| t!("no window: the lab runs in a browser page").into_owned())?
         .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), 30)
         .map_err(|e| dom::describe(&e))?;
     Ok(())
@@ -70,17 +85,19 @@ fn start(root: &Element) -> Result<(), String> {
 fn run(root: &Element) -> Result<(), String> {
     let size: usize = fields::selected(root, "timing-size")?
         .parse()
-        .map_err(|_| "choose a buffer size from the list".to_string())?;
+        .map_err(|_| t!("choose a buffer size from the list").into_owned())?;
     let performance = web_sys::window()
         .and_then(|w| w.performance())
-        .ok_or("this browser has no performance.now() timer")?;
+        .ok_or_else(|| t!("this browser has no performance.now() timer").into_owned())?;
     let mut now = || performance.now();
     let step = timer_step_ms(&mut now, 10_000);
     let Some((vs_fresh, clearing)) = reader_runs(&mut now, size, ROUNDS, BATCH_MS) else {
         fields::error(
             root,
             "timing-error",
-            Some("this browser's timer did not advance during the run: nothing to show"),
+            Some(&t!(
+                "this browser's timer did not advance during the run: nothing to show"
+            )),
         )?;
         return dom::set_text(root, "timing-status", "");
     };
@@ -88,15 +105,16 @@ fn run(root: &Element) -> Result<(), String> {
     show(root, "pool", "fresh", &vs_fresh)?;
     show(root, "clear", "noclear", &clearing)?;
     dom::set_hidden(&dom::find(root, "timing-result")?, false);
-    dom::set_text(root, "timing-status", "done")?;
+    dom::set_text(root, "timing-status", &t!("done"))?;
     dom::set_text(
         root,
         "timing-note",
-        &format!(
-            "Measured just now in your browser: {ROUNDS} paired rounds per comparison, each side \
+        &tf!(
+            "Measured just now in your browser: {} paired rounds per comparison, each side \
              a batch of about {} ms ({} and {} calls for the first comparison), so this \
              browser's timer step ({}) is a small part of each batch. These are your machine's \
              numbers; the book's text cites only its own bench.",
+            ROUNDS,
             fixed(BATCH_MS, 0),
             group_digits(vs_fresh.iters.0),
             group_digits(vs_fresh.iters.1),
@@ -134,7 +152,7 @@ fn ns(s: &Summary) -> String {
 
 fn describe_step(ms: f64) -> String {
     if ms <= 0.0 {
-        "not seen to advance".into()
+        t!("not seen to advance").into_owned()
     } else if ms >= 1.0 {
         format!("{} ms", fixed(ms, 1))
     } else {

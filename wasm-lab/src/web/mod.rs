@@ -12,6 +12,7 @@ use web_sys::Element;
 mod dom;
 mod fields;
 pub(crate) mod json;
+pub mod language;
 mod method;
 mod progress;
 mod quiz;
@@ -75,9 +76,12 @@ fn mount_widget(root: &Element) -> Result<(), String> {
         Some("method") => method::mount(root),
         Some(name) => match widget::find(name) {
             Some(w) => widget::mount(root, w),
-            None => Err(format!("this version of the lab has no widget “{name}”")),
+            None => Err(lab_text::tf!(
+                "this version of the lab has no widget “{}”",
+                name
+            )),
         },
-        None => Err("mount point without a widget name".into()),
+        None => Err(lab_text::t!("mount point without a widget name").into_owned()),
     }
 }
 

@@ -8,6 +8,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use lab_text::{t, tf};
 use web_sys::Element;
 
 use super::dom::{self, escape};
@@ -53,7 +54,10 @@ impl Store {
         let Some(storage) = &self.storage else {
             return (
                 Progress::default(),
-                Some("This browser does not let the page store progress: it lasts until you leave the page.".into()),
+                Some(
+                    t!("This browser does not let the page store progress: it lasts until you leave the page.")
+                        .into_owned(),
+                ),
             );
         };
         let text = match storage.get_item(STORAGE_KEY) {
@@ -66,17 +70,15 @@ impl Store {
                 let aside = format!("{STORAGE_KEY}.unreadable");
                 let kept = storage.set_item(&aside, &text).is_ok();
                 let _ = storage.remove_item(STORAGE_KEY);
-                let where_ = if kept {
-                    format!("A copy of it is kept in this browser's storage under “{aside}”")
+                let notice = if kept {
+                    tf!(
+                        "Your saved quiz progress could not be read: it was changed outside this book or saved by a version it does not know. A copy of it is kept in this browser's storage under “{}”, and your progress starts fresh.",
+                        aside
+                    )
                 } else {
-                    "It could not be copied aside".into()
+                    t!("Your saved quiz progress could not be read: it was changed outside this book or saved by a version it does not know. It could not be copied aside, and your progress starts fresh.").into_owned()
                 };
-                (
-                    Progress::default(),
-                    Some(format!(
-                        "Your saved quiz progress could not be read: it was changed outside this book or saved by a version it does not know. {where_}, and your progress starts fresh."
-                    )),
-                )
+                (Progress::default(), Some(notice))
             }
         }
     }
@@ -100,9 +102,12 @@ pub fn confirm_html(id: &str, label: &str, question: &str) -> String {
     format!(
         "<span class=\"lab-reset\"><button type=\"button\" data-testid=\"{id}\">{label}</button>\
          <span class=\"lab-confirm\" data-testid=\"{id}-confirm\" role=\"group\" aria-label=\"{q}\" hidden>\
-         {q} <button type=\"button\" data-testid=\"{id}-yes\">Yes, reset</button> \
-         <button type=\"button\" data-testid=\"{id}-no\">Keep it</button></span></span>",
-        q = escape(question)
+         {q} <button type=\"button\" data-testid=\"{id}-yes\">{yes}</button> \
+         <button type=\"button\" data-testid=\"{id}-no\">{no}</button></span></span>",
+        label = escape(label),
+        q = escape(question),
+        yes = escape(&t!("Yes, reset")),
+        no = escape(&t!("Keep it"))
     )
 }
 
@@ -144,30 +149,36 @@ pub fn wire_confirm(root: &Element, id: &str, reset: impl FnMut() + 'static) -> 
 pub fn mount(root: &Element) -> Result<(), String> {
     let (store, notice) = Store::open();
     let store = Rc::new(RefCell::new(store));
-    let mut html = String::from(
+    let mut html = format!(
         "<p class=\"lab-notice\" data-testid=\"progress-notice\" role=\"status\" hidden></p>\
-         <table class=\"lab-progress-table\"><thead><tr><th scope=\"col\">chapter</th>\
-         <th scope=\"col\">solved</th><th scope=\"col\">attempts</th><th scope=\"col\">answers shown</th>\
+         <table class=\"lab-progress-table\"><thead><tr><th scope=\"col\">{}</th>\
+         <th scope=\"col\">{}</th><th scope=\"col\">{}</th><th scope=\"col\">{}</th>\
          <th scope=\"col\"></th></tr></thead><tbody>",
+        escape(&t!("chapter")),
+        escape(&t!("solved")),
+        escape(&t!("attempts")),
+        escape(&t!("answers shown"))
     );
     for q in listing() {
+        // The quiz's title is marked for the catalog where it is written (`n!`).
+        let title = lab_text::tr::get_dynamic(q.title);
         html.push_str(&format!(
             "<tr data-testid=\"progress-{id}\"><th scope=\"row\"><a href=\"{id}.html\">{title}</a></th>\
              <td data-testid=\"solved\"></td><td data-testid=\"attempts\"></td><td data-testid=\"revealed\"></td><td>{reset}</td></tr>",
             id = q.id,
-            title = escape(q.title),
+            title = escape(&title),
             reset = confirm_html(
                 "reset",
-                "Reset",
-                &format!("Forget your answers to “{}”?", q.title)
+                &t!("Reset"),
+                &tf!("Forget your answers to “{}”?", title)
             )
         ));
     }
     html.push_str("</tbody></table>");
     html.push_str(&confirm_html(
         "reset-all",
-        "Reset all my progress",
-        "Forget your answers to every quiz?",
+        &t!("Reset all my progress"),
+        &t!("Forget your answers to every quiz?"),
     ));
     root.set_inner_html(&html);
     if let Some(notice) = notice {
@@ -206,7 +217,7 @@ fn show(root: &Element, store: &Store) -> Result<(), String> {
             attempts += t.attempts;
             revealed += t.revealed;
         }
-        dom::set_text(&row, "solved", &format!("{solved} of {}", q.kinds.len()))?;
+        dom::set_text(&row, "solved", &tf!("{} of {}", solved, q.kinds.len()))?;
         dom::set_text(&row, "attempts", &attempts.to_string())?;
         dom::set_text(&row, "revealed", &revealed.to_string())?;
     }

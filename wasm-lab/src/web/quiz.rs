@@ -11,6 +11,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use lab_text::{t, tf};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
@@ -44,9 +45,9 @@ struct Quiz {
 pub fn mount(root: &Element) -> Result<(), String> {
     let id = root
         .get_attribute("data-lab-quiz")
-        .ok_or("mount point without a quiz id")?;
+        .ok_or_else(|| t!("mount point without a quiz id").into_owned())?;
     let spec =
-        quiz::quiz(&id).ok_or_else(|| format!("this version of the lab has no quiz “{id}”"))?;
+        quiz::quiz(&id).ok_or_else(|| tf!("this version of the lab has no quiz “{}”", id))?;
     let page = Page::from_json(&root.get_attribute("data-page").unwrap_or_default())?;
     let seed =
         (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64 ^ js_sys::Date::now() as u64;
@@ -56,7 +57,7 @@ pub fn mount(root: &Element) -> Result<(), String> {
             .split(',')
             .map(|n| {
                 spec.kind(n.trim())
-                    .ok_or_else(|| format!("the quiz “{id}” has no question “{n}”"))
+                    .ok_or_else(|| tf!("the quiz “{}” has no question “{}”", id, n))
             })
             .collect::<Result<_, _>>()?,
         None => spec.kinds.to_vec(),
@@ -71,8 +72,8 @@ pub fn mount(root: &Element) -> Result<(), String> {
     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
     let reset = confirm_html(
         "quiz-reset",
-        "Reset my progress",
-        "Forget your answers to this quiz?",
+        &t!("Reset my progress"),
+        &t!("Forget your answers to this quiz?"),
     );
     root.set_inner_html(&html::live_quiz(&names, &reset));
     dom::keep_keys(root)?;
@@ -202,7 +203,7 @@ impl Quiz {
         self.root
             .query_selector(&format!("li.lab-question[data-index=\"{i}\"]"))
             .map_err(|e| dom::describe(&e))?
-            .ok_or_else(|| "a question vanished from the page".to_string())
+            .ok_or_else(|| t!("a question vanished from the page").into_owned())
     }
 
     /// Draws fresh values for question `i` and shows it.
@@ -251,14 +252,20 @@ impl Quiz {
     fn check(&mut self, i: usize) -> Result<(), String> {
         let item = self.item(i)?;
         let given = Quiz::answer(&item)?;
-        let attempt = self.slots[i].attempt.as_mut().ok_or("no question drawn")?;
+        let attempt = self.slots[i]
+            .attempt
+            .as_mut()
+            .ok_or_else(|| t!("no question drawn").into_owned())?;
         let response = attempt.submit(&given);
         self.respond(i, &item, response)
     }
 
     fn reveal(&mut self, i: usize) -> Result<(), String> {
         let item = self.item(i)?;
-        let attempt = self.slots[i].attempt.as_mut().ok_or("no question drawn")?;
+        let attempt = self.slots[i]
+            .attempt
+            .as_mut()
+            .ok_or_else(|| t!("no question drawn").into_owned())?;
         let response = attempt.reveal();
         self.respond(i, &item, response)
     }

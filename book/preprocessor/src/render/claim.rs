@@ -9,6 +9,7 @@
 
 use bench_data::RunFile;
 use bench_data::claim::{Bound, Check, Claim, Mark, Op, matching_keys};
+use lab_text::{n, t, tf};
 
 use super::{citable, format_value};
 
@@ -42,24 +43,25 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
 }
 
 /// What a claim's comparison says, in words a reader reads ("at most", "wholly under").
-fn relation(op: Op) -> &'static str {
+fn relation(op: Op) -> String {
     match op {
-        Op::Lt => "under",
-        Op::Le => "at most",
-        Op::Gt => "over",
-        Op::Ge => "at least",
-        Op::Eq => "exactly",
-        Op::Ne => "not",
-        Op::Below => "wholly under (its 95 % interval)",
-        Op::Above => "wholly over (its 95 % interval)",
-        Op::Includes => "an interval that includes",
-        Op::Excludes => "an interval that excludes",
-        Op::Citable => "citable",
-        Op::NotCitable => "not citable",
-        Op::Is(bench_data::claim::Direction::Less) => "less than 1 by more than the ±5 % band",
-        Op::Is(bench_data::claim::Direction::More) => "more than 1 by more than the ±5 % band",
-        Op::Is(_) => "the same as 1 for practice (within ±5 %, or the interval includes 1)",
+        Op::Lt => t!("under"),
+        Op::Le => t!("at most"),
+        Op::Gt => t!("over"),
+        Op::Ge => t!("at least"),
+        Op::Eq => t!("exactly"),
+        Op::Ne => t!("not"),
+        Op::Below => t!("wholly under (its 95 % interval)"),
+        Op::Above => t!("wholly over (its 95 % interval)"),
+        Op::Includes => t!("an interval that includes"),
+        Op::Excludes => t!("an interval that excludes"),
+        Op::Citable => t!("citable"),
+        Op::NotCitable => t!("not citable"),
+        Op::Is(bench_data::claim::Direction::Less) => t!("less than 1 by more than the ±5 % band"),
+        Op::Is(bench_data::claim::Direction::More) => t!("more than 1 by more than the ±5 % band"),
+        Op::Is(_) => t!("the same as 1 for practice (within ±5 %, or the interval includes 1)"),
     }
+    .into_owned()
 }
 
 /// The figure a key names, as a reader reads it: its title and its value, or that the gate
@@ -67,9 +69,9 @@ fn relation(op: Op) -> &'static str {
 fn figure_words(key: &str, file: &RunFile) -> Option<(String, String)> {
     let f = file.figures.get(key)?;
     let value = if citable(f) {
-        format_value(f.unit, f.value)
+        lab_text::tr::localize_figure(&format_value(f.unit, f.value))
     } else {
-        "too noisy to print".to_string()
+        t!("too noisy to print").into_owned()
     };
     Some((f.title.clone(), value))
 }
@@ -79,10 +81,10 @@ fn figure_words(key: &str, file: &RunFile) -> Option<(String, String)> {
 /// `data-claim` for the instructors' page and the tests.
 pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
     let verdict = match check.mark {
-        Mark::Holds => "Holds",
-        Mark::Contradicted => "Does not hold",
-        Mark::Open => "Cannot be checked (too noisy)",
-        Mark::Missing => "Cannot be checked (not measured)",
+        Mark::Holds => t!("Holds"),
+        Mark::Contradicted => t!("Does not hold"),
+        Mark::Open => t!("Cannot be checked (too noisy)"),
+        Mark::Missing => t!("Cannot be checked (not measured)"),
     };
     let keys = matching_keys(&claim.keys, file);
     let bound = match (&claim.op, &claim.bound) {
@@ -92,14 +94,16 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
                 .figures
                 .get(keys.first().map(String::as_str).unwrap_or(""));
             let v = match unit {
-                Some(f) if f.unit != bench_data::Unit::Ratio => format_value(f.unit, *v),
-                _ => format!("{v}×"),
+                Some(f) if f.unit != bench_data::Unit::Ratio => {
+                    lab_text::tr::localize_figure(&format_value(f.unit, *v))
+                }
+                _ => lab_text::tr::localize_figure(&format!("{v}×")),
             };
             format!("{} {v}", relation(*op))
         }
         (op, Some(Bound::Figure(k))) => match figure_words(k, file) {
             Some((title, value)) => format!("{} {title} ({value})", relation(*op)),
-            None => format!("{} a figure not measured here", relation(*op)),
+            None => tf!("{} a figure not measured here", relation(*op)),
         },
         (_, None) => String::new(),
     };
@@ -107,15 +111,21 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
         .iter()
         .take(4)
         .filter_map(|k| figure_words(k, file))
-        .map(|(title, value)| format!("{title} is {value}"))
+        .map(|(title, value)| tf!("{} is {}", title, value))
         .collect();
     if keys.len() > 4 {
-        shown.push(format!("and {} more", keys.len() - 4));
+        shown.push(tf!("and {} more", keys.len() - 4));
     }
-    let each = if keys.len() > 1 { "each " } else { "" };
-    format!(
-        "{verdict}: {}, {each}{bound}. (Measured on {}, run of {}.)",
+    let bound = if keys.len() > 1 {
+        tf!("each {}", bound)
+    } else {
+        bound
+    };
+    tf!(
+        "{}: {}, {}. (Measured on {}, run of {}.)",
+        verdict,
         shown.join("; "),
+        bound,
         file.label(),
         file.run.date.get(..10).unwrap_or(&file.run.date)
     )
@@ -129,14 +139,26 @@ pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
     };
     let file_id = file.label();
     let (class, shown, note) = match check.mark {
-        Mark::Holds => ("lab-claim-ok", "✓", "supported by this machine's data"),
+        Mark::Holds => (
+            "lab-claim-ok",
+            "✓".into(),
+            n!("supported by this machine's data"),
+        ),
         Mark::Contradicted => (
             "lab-claim-broken",
-            "⚠ not supported by this machine's data",
-            "contradicted",
+            t!("⚠ not supported by this machine's data"),
+            n!("contradicted"),
         ),
-        Mark::Open => ("lab-claim-open", "?", "too noisy on this machine to check"),
-        Mark::Missing => ("lab-claim-open", "?", "not measured on this machine"),
+        Mark::Open => (
+            "lab-claim-open",
+            "?".into(),
+            n!("too noisy on this machine to check"),
+        ),
+        Mark::Missing => (
+            "lab-claim-open",
+            "?".into(),
+            n!("not measured on this machine"),
+        ),
     };
     if check.mark != Mark::Holds {
         data.warn(format!(
@@ -147,11 +169,12 @@ pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
     popover(
         data,
         &format!(
-            "class=\"lab-claim {class}\" data-claim=\"{}\" data-holds=\"{}\" aria-label=\"claim: {note}\"",
+            "class=\"lab-claim {class}\" data-claim=\"{}\" data-holds=\"{}\" aria-label=\"{}\"",
             escape(&claim.to_string()),
             check.mark == Mark::Holds,
+            escape(&tf!("claim: {}", lab_text::tr::get_dynamic(note))),
         ),
-        shown,
+        &shown,
         &escape(&words(claim, check, file)),
     )
 }

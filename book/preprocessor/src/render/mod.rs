@@ -67,20 +67,21 @@ fn date(file: &RunFile) -> &str {
 }
 
 fn details(key: &str, f: &Figure, file: &RunFile) -> String {
+    use lab_text::tf;
     let spread = if f.samples > 1 {
-        format!(
-            "median of {} samples, 95 % interval {} – {}, noise {:.1} %; ",
+        tf!(
+            "median of {} samples, 95 % interval {} – {}, noise {} %; ",
             f.samples,
             format_value(f.unit, f.low),
             format_value(f.unit, f.high),
-            f.cv * 100.0
+            format!("{:.1}", f.cv * 100.0)
         )
     } else {
         String::new()
     };
     let repeats = if f.repeats.len() > 1 {
         let (lo, hi) = f.spread();
-        format!(
+        tf!(
             "the interval is that of one repetition (the median one); the medians of {} repetitions of the whole run spread over {} – {}; ",
             f.repeats.len(),
             format_value(f.unit, lo),
@@ -90,21 +91,30 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
         String::new()
     };
     let instructions = match (&f.instructions, &file.run.clock) {
-        (Some(i), Some(c)) => format!(
-            "{:.1} instructions per iteration (callgrind, the bench's own loop): {:.2} per cycle at {:.2} GHz, the core retires at most {}; ",
-            i.per_iteration, i.implied_ipc, c.max_ghz, c.max_ipc
+        (Some(i), Some(c)) => tf!(
+            "{} instructions per iteration (callgrind, the bench's own loop): {} per cycle at {} GHz, the core retires at most {}; ",
+            format!("{:.1}", i.per_iteration),
+            format!("{:.2}", i.implied_ipc),
+            format!("{:.2}", c.max_ghz),
+            c.max_ipc
         ),
         _ => String::new(),
     };
-    escape(&format!(
-        "{}: {spread}{repeats}{instructions}gate: {}. {key} on {} ({} logical cores, {}), {}",
+    // The figure's title and the gate's note come from the data file, in English.
+    let text = format!(
+        "{}: {spread}{repeats}{instructions}{}",
         f.title,
-        f.gate_note,
-        file.machine.cpu_model,
-        file.machine.logical_cores,
-        file.run.runtime,
-        file.run.date
-    ))
+        tf!(
+            "gate: {}. {} on {} ({} logical cores, {}), {}",
+            f.gate_note,
+            key,
+            file.machine.cpu_model,
+            file.machine.logical_cores,
+            file.run.runtime,
+            file.run.date
+        )
+    );
+    escape(&lab_text::tr::localize_figure(&text))
 }
 
 fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
@@ -116,7 +126,9 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
         escape(&file.stem())
     );
     if citable(f) {
-        popover(data, &attrs, &format_value(f.unit, f.value), &details)
+        // The value as the page's language writes numbers (`lab_text::tr::localize_figure`).
+        let shown = lab_text::tr::localize_figure(&format_value(f.unit, f.value));
+        popover(data, &attrs, &shown, &details)
     } else {
         data.warn(format!(
             "`{key}` on {} is not printed: the noise gate says {:?} ({})",
@@ -124,7 +136,7 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
             f.verdict,
             f.gate_note
         ));
-        let shown = format!("not citable on this machine ({})", escape(&f.gate_note));
+        let shown = lab_text::tf!("not citable on this machine ({})", escape(&f.gate_note));
         popover(data, &attrs, &shown, &details)
     }
 }
@@ -154,19 +166,28 @@ fn provenance(data: &Data) -> Result<String, String> {
     let m = &file.machine;
     let others = data.files().len().saturating_sub(1);
     let also = if others > 0 {
-        format!(" Tables show {others} more machine(s) or runtime(s) as columns.")
+        format!(
+            " {}",
+            lab_text::tp!(
+                others as u64,
+                "Tables show {} more machine or runtime as a column.",
+                "Tables show {} more machines or runtimes as columns."
+            )
+        )
     } else {
         String::new()
     };
     Ok(format!(
-        "\n\n<p class=\"lab-prov lab-provenance\" data-machine=\"{}\">Rust figures on this page: \
-         {} ({}, {} logical cores, {}), run of {}. Select a figure for its statistics.{also}</p>\n\n",
+        "\n\n<p class=\"lab-prov lab-provenance\" data-machine=\"{}\">{}{also}</p>\n\n",
         escape(&file.stem()),
-        escape(&m.id),
-        escape(&m.cpu_model),
-        m.logical_cores,
-        escape(&file.run.allocator),
-        date(file)
+        escape(&lab_text::tf!(
+            "Rust figures on this page: {} ({}, {} logical cores, {}), run of {}. Select a figure for its statistics.",
+            m.id,
+            m.cpu_model,
+            m.logical_cores,
+            file.run.allocator,
+            date(file)
+        ))
     ))
 }
 

@@ -144,8 +144,11 @@ pub fn answer_key(key: &Key) -> String {
         return String::new();
     }
     format!(
-        "\n\n<div class=\"lab-answer-key\" data-testid=\"answer-key\"><p><strong>Answer key</strong> \
-         (for the printed questions above; computed by the lab when the book was built)</p><ol>{}</ol></div>\n\n",
+        "\n\n<div class=\"lab-answer-key\" data-testid=\"answer-key\"><p><strong>{}</strong> {}</p><ol>{}</ol></div>\n\n",
+        lab_text::html::escape(&lab_text::t!("Answer key")),
+        lab_text::html::escape(&lab_text::t!(
+            "(for the printed questions above; computed by the lab when the book was built)"
+        )),
         key.entries.concat()
     )
 }

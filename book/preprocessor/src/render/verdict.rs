@@ -21,11 +21,17 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
             "`{key}` is not a ratio: a verdict compares a ratio with 1 (use a claim for other figures)"
         ));
     }
-    let (mut less, mut more, mut expect) = ("less time".to_string(), "more time".to_string(), None);
+    // The words in the page's language: the defaults are the lab's messages, a directive's own
+    // words are looked up in the lab's catalog (`cargo xtask i18n` extracts them from the book).
+    let (mut less, mut more, mut expect) = (
+        lab_text::t!("less time").into_owned(),
+        lab_text::t!("more time").into_owned(),
+        None,
+    );
     for option in options {
         match option.split_once('=') {
-            Some(("less", w)) => less = w.replace('_', " "),
-            Some(("more", w)) => more = w.replace('_', " "),
+            Some(("less", w)) => less = lab_text::tr::get_dynamic(&w.replace('_', " ")),
+            Some(("more", w)) => more = lab_text::tr::get_dynamic(&w.replace('_', " ")),
             Some(("expect", w)) => expect = Some(Direction::parse(w)?),
             _ => {
                 return Err(format!(
@@ -35,7 +41,7 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
         }
     }
     let dir = direction(f, 1.0);
-    let words = verdict_words(f, &less, &more);
+    let words = lab_text::tr::localize_figure(&verdict_words(f, &less, &more));
     let mut html = format!(
         "<span class=\"lab-data-verdict\" data-verdict=\"{}\" data-machine=\"{}\" data-direction=\"{}\">{}</span>",
         escape(key),

@@ -6,7 +6,9 @@
 use wasm_lab::view::{self, Env, Inputs, html};
 
 /// The line a reader without scripts sees under the static widget.
-pub const NO_SCRIPT: &str = "This widget needs JavaScript to change it: what you see is its default result, computed when the book was built.";
+pub const NO_SCRIPT: &str = lab_text::n!(
+    "This widget needs JavaScript to change it: what you see is its default result, computed when the book was built."
+);
 
 pub fn widget(name: &str, options: &[&str]) -> Result<String, String> {
     let Some(w) = view::widget(name) else {
@@ -14,8 +16,14 @@ pub fn widget(name: &str, options: &[&str]) -> Result<String, String> {
             // A widget with no default result to draw: it measures the reader's own browser.
             return Ok(format!(
                 "\n\n<div class=\"lab-widget\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\">\
-                 <noscript><p class=\"lab-noscript\" data-testid=\"lab-noscript\">This widget times the lab in your browser: it needs JavaScript to change it, and to run at all.</p></noscript>\
-                 <p class=\"lab-loading\">Loading the timing widget… (it needs JavaScript and WebAssembly)</p></div>\n\n"
+                 <noscript><p class=\"lab-noscript\" data-testid=\"lab-noscript\">{}</p></noscript>\
+                 <p class=\"lab-loading\">{}</p></div>\n\n",
+                html::escape(&lab_text::t!(
+                    "This widget times the lab in your browser: it needs JavaScript to change it, and to run at all."
+                )),
+                html::escape(&lab_text::t!(
+                    "Loading the timing widget… (it needs JavaScript and WebAssembly)"
+                ))
             ));
         }
         return Err(format!(
@@ -47,6 +55,7 @@ pub fn widget(name: &str, options: &[&str]) -> Result<String, String> {
     let body = html::widget(name, &form, &v).replace('\n', " ");
     Ok(format!(
         "\n\n<div class=\"lab-widget lab-static\" data-lab-widget=\"{name}\" data-testid=\"widget-{name}\"{attrs}>\
-         <noscript><p class=\"lab-noscript\" data-testid=\"lab-noscript\">{NO_SCRIPT}</p></noscript>{body}</div>\n\n"
+         <noscript><p class=\"lab-noscript\" data-testid=\"lab-noscript\">{}</p></noscript>{body}</div>\n\n",
+        html::escape(&lab_text::tr::get_dynamic(NO_SCRIPT))
     ))
 }

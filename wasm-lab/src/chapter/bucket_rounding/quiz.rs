@@ -4,11 +4,11 @@
 use crate::calc::calculate;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution, yes_no};
 use lab_text::decimal::fixed;
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 pub const QUIZ: Quiz = Quiz {
     id: "bucket-rounding",
-    title: "Bucket rounding",
+    title: n!("Bucket rounding"),
     kinds: &[&BucketIndex, &BufferLength, &WastedBytes, &LengthIsRequest],
     figures: &[],
     snippets: false,
@@ -45,7 +45,7 @@ impl Kind for BucketIndex {
         Ok(draw_request(rng))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "Which bucket index serves a request of {} bytes?",
             group_digits(*n)
         )
@@ -54,16 +54,16 @@ impl Kind for BucketIndex {
         let c = calculate(n);
         let index = c
             .index
-            .ok_or_else(|| format!("{} is not pooled", group_digits(n)))?;
+            .ok_or_else(|| tf!("{} is not pooled", group_digits(n)))?;
         Ok(Solution::number(u64::from(index), c.why)
-            .hint("Bucket i holds buffers of 16 << i bytes: find the smallest such length that fits the request")
+            .hint(t!("Bucket i holds buffers of 16 << i bytes: find the smallest such length that fits the request"))
             .mistake(
                 next_power(n).trailing_zeros(),
-                "That is log2 of the buffer length; the first bucket already holds 16 bytes, so the index is 4 less (and never below 0)",
+                t!("That is log2 of the buffer length; the first bucket already holds 16 bytes, so the index is 4 less (and never below 0)"),
             )
             .mistake(
                 u64::from(index) + 1,
-                "One too high: a request of exactly 16 << i bytes still fits bucket i",
+                t!("One too high: a request of exactly 16 << i bytes still fits bucket i"),
             ))
     }
 }
@@ -77,7 +77,7 @@ impl Kind for BufferLength {
         Ok(draw_request(rng))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "You rent {} bytes from the shared pool. How long is the buffer you get?",
             group_digits(*n)
         )
@@ -88,19 +88,19 @@ impl Kind for BufferLength {
         Ok(Solution::choice(group_digits(c.length), c.why)
             .mistake(
                 group_digits(n),
-                "That is your request, not the buffer: the pool hands out whole buckets, so the length is the bucket's",
+                t!("That is your request, not the buffer: the pool hands out whole buckets, so the length is the bucket's"),
             )
             .mistake(
                 group_digits(next_power(n)),
-                "Right idea, but there is a floor: the pool has no buffers that short",
+                t!("Right idea, but there is a floor: the pool has no buffers that short"),
             )
             .mistake(
                 group_digits(index),
-                "That is the bucket's index, not its length: lengths double from one bucket to the next",
+                t!("That is the bucket's index, not its length: lengths double from one bucket to the next"),
             )
             .mistake(
                 group_digits(c.length * 2),
-                "One bucket too far: a request that fits a bucket exactly stays in it",
+                t!("One bucket too far: a request that fits a bucket exactly stays in it"),
             ))
     }
 }
@@ -114,7 +114,7 @@ impl Kind for WastedBytes {
         Ok(draw_request(rng))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "You rent {} bytes. How many bytes of the buffer are not your data?",
             group_digits(*n)
         )
@@ -124,19 +124,26 @@ impl Kind for WastedBytes {
         let length = group_digits(c.length);
         Ok(Solution::number(
             c.wasted,
-            format!(
-                "The buffer is {length} long, so {length} − {} = {} bytes ({} % of it) are not yours: {}",
+            tf!(
+                "The buffer is {} long, so {} − {} = {} bytes ({} % of it) are not yours: {}",
+                length,
+                length,
                 group_digits(n),
                 group_digits(c.wasted),
                 fixed(c.wasted_percent, 1),
                 c.why
             ),
         )
-        .hint("Find the buffer's length first (the bucket's), then subtract your request")
-        .mistake(0, "The buffer is not cut to your request: its length is the bucket's")
+        .hint(t!(
+            "Find the buffer's length first (the bucket's), then subtract your request"
+        ))
+        .mistake(
+            0,
+            t!("The buffer is not cut to your request: its length is the bucket's"),
+        )
         .mistake(
             next_power(n) - n,
-            "Mind the floor: the pool has no buffers that short",
+            t!("Mind the floor: the pool has no buffers that short"),
         ))
     }
 }
@@ -156,26 +163,33 @@ impl Kind for LengthIsRequest {
     }
     fn prompt(&self, n: &u64) -> String {
         let n = group_digits(*n);
-        format!("You rent {n} bytes. Is the buffer's length exactly {n}?")
+        tf!(
+            "You rent {} bytes. Is the buffer's length exactly {}?",
+            n,
+            n
+        )
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let c = calculate(n);
         let (shown, length) = (group_digits(n), group_digits(c.length));
         let why = if c.length == n {
-            format!(
-                "{shown} is itself a bucket length, so here the length matches; for any other size it would not ({})",
+            tf!(
+                "{} is itself a bucket length, so here the length matches; for any other size it would not ({})",
+                shown,
                 c.why
             )
         } else {
-            format!(
-                "The buffer is {length} long, not {shown}: the length is the bucket's, never your data's. Carry how much you wrote separately ({})",
+            tf!(
+                "The buffer is {} long, not {}: the length is the bucket's, never your data's. Carry how much you wrote separately ({})",
+                length,
+                shown,
                 c.why
             )
         };
         let hint = if c.length == n {
-            "Which lengths do the buckets have? Check whether this request is one of them"
+            t!("Which lengths do the buckets have? Check whether this request is one of them")
         } else {
-            "The pool does not cut buffers to size: which bucket does this request land in"
+            t!("The pool does not cut buffers to size: which bucket does this request land in")
         };
         Ok(Solution::yes_no(c.length == n, why, hint))
     }

@@ -6,6 +6,7 @@ use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, or, pair, 
 use lab_text::decimal::fixed;
 use lab_text::f;
 use lab_text::group_digits;
+use lab_text::{n, t, tf};
 
 pub const WIDGET: Widget = Widget {
     name: "bucket-rounding",
@@ -20,29 +21,29 @@ pub fn form(initial: &str) -> Form {
         vec![
             Field::new(
                 "calc-input",
-                "Request size (bytes)",
+                n!("Request size (bytes)"),
                 Kind::Number,
                 or(initial, "100"),
             )
             .with_slider(1, bufpool::bucket::MAX_BUCKET_LEN as u64, true),
         ],
-        Some(
-            "One whole number (group digits with commas: 1,048,576), or drag the slider: a log scale, a power of two every 16 steps.",
-        ),
+        Some(n!(
+            "One whole number (group digits with commas: 1,048,576), or drag the slider: a log scale, a power of two every 16 steps."
+        )),
     )
 }
 
 pub fn view(inputs: &Inputs, _env: &Env) -> View {
     View::one(
         "calc",
-        field_size("Request size", inputs.get("calc-input")).map(|request| {
+        field_size(&t!("Request size"), inputs.get("calc-input")).map(|request| {
             let c = calculate(request);
             let index = match (c.kind, c.index) {
                 (_, Some(i)) => i.to_string(),
-                ("empty", None) => "none (empty buffer)".into(),
-                _ => "none (not pooled)".into(),
+                ("empty", None) => t!("none (empty buffer)").into_owned(),
+                _ => t!("none (not pooled)").into_owned(),
             };
-            let announce = f!(
+            let announce = tf!(
                 "{} bytes: a buffer of {}, {} wasted.",
                 group_digits(request),
                 group_digits(c.length),
@@ -51,16 +52,16 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
             (
                 vec![
                     Part::Pairs(vec![
-                        pair("Bucket index", "calc-index", index),
-                        pair("Buffer length", "calc-length", group_digits(c.length)),
-                        pair("Wasted bytes", "calc-wasted", group_digits(c.wasted)),
+                        pair(n!("Bucket index"), "calc-index", index),
+                        pair(n!("Buffer length"), "calc-length", group_digits(c.length)),
+                        pair(n!("Wasted bytes"), "calc-wasted", group_digits(c.wasted)),
                         pair(
-                            "Share of the buffer wasted",
+                            n!("Share of the buffer wasted"),
                             "calc-percent",
                             f!("{} %", fixed(c.wasted_percent, 1)),
                         ),
                         pair(
-                            "Excess over the request",
+                            n!("Excess over the request"),
                             "calc-excess",
                             f!("{} %", fixed(c.excess_percent, 1)),
                         ),

@@ -11,11 +11,11 @@ use crate::chapter::capacity::scenario::{
 };
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::pool::SharedConfig;
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 pub const QUIZ: Quiz = Quiz {
     id: "capacity",
-    title: "Capacity and ceilings",
+    title: n!("Capacity and ceilings"),
     kinds: &[
         &Capacity,
         &BytesPerRound,
@@ -59,9 +59,10 @@ impl Kind for Capacity {
         })
     }
     fn prompt(&self, s: &Shape) -> String {
-        format!(
+        tf!(
             "A shared pool has P = {} partitions of M = {}. You rent many buffers of one size, hold them all, then return them all. How many does the pool keep?",
-            s.partitions, s.per_partition
+            s.partitions,
+            s.per_partition
         )
     }
     fn solve(&self, s: &Shape, _: &Page) -> Result<Solution, String> {
@@ -76,14 +77,18 @@ impl Kind for Capacity {
         let kept = run_or_explain(setup)?.rounds[0].kept_after_return;
         Ok(Solution::number(
             kept,
-            format!(
-                "1 + P × M = 1 + {p} × {m} = {}: each of the {p} partitions keeps {m} per size, and the returning thread's own slot keeps one more (the newest)",
-                group_digits(setup.capacity())
+            tf!(
+                "1 + P × M = 1 + {} × {} = {}: each of the {} partitions keeps {} per size, and the returning thread's own slot keeps one more (the newest)",
+                p,
+                m,
+                group_digits(setup.capacity()),
+                p,
+                m
             ),
         )
-        .hint("Count every place a returned buffer can land: the partitions, and one more")
-        .mistake(p * m, "The partitions are full, but the returning thread has a slot of its own too")
-        .mistake(1 + m, "Every partition keeps M, not just the current processor's"))
+        .hint(t!("Count every place a returned buffer can land: the partitions, and one more"))
+        .mistake(p * m, t!("The partitions are full, but the returning thread has a slot of its own too"))
+        .mistake(1 + m, t!("Every partition keeps M, not just the current processor's")))
     }
 }
 
@@ -104,7 +109,8 @@ impl Kind for BytesPerRound {
     fn draw(&self, rng: &mut Rng, _: &Page) -> Result<Held, String> {
         let p = rng.pick(&[1, 2, 4, 8]);
         let m = rng.pick(&[4, 8, 16, 32]);
-        let capacity = kept_per_bucket(p, m).ok_or("the drawn pool is too large")?;
+        let capacity =
+            kept_per_bucket(p, m).ok_or_else(|| t!("the drawn pool is too large").into_owned())?;
         let held = capacity + 1 + rng.below(3 * capacity);
         let size = rng.pick(&[100, 128, 129, 500, 1_000, 1_024, 1_025, 4_000])
             + rng.below(2) * rng.below(64);
@@ -116,7 +122,7 @@ impl Kind for BytesPerRound {
         })
     }
     fn prompt(&self, h: &Held) -> String {
-        format!(
+        tf!(
             "P = {}, M = {}. Each round you rent K = {} buffers of {} bytes, hold them all, then return them all. From the second round on, how many bytes does each round allocate (Rust: no array header)?",
             h.partitions,
             h.per_partition,
@@ -137,9 +143,13 @@ impl Kind for BytesPerRound {
         let length = buffer_length(s);
         Ok(Solution::number(
             bytes,
-            format!(
-                "The pool keeps 1 + {p} × {m} = {cap} of them, so each round {} − {cap} = {} are new; each is rounded up to the {}-byte bucket: {} × {} = {} bytes",
+            tf!(
+                "The pool keeps 1 + {} × {} = {} of them, so each round {} − {} = {} are new; each is rounded up to the {}-byte bucket: {} × {} = {} bytes",
+                p,
+                m,
+                cap,
                 group_digits(k),
+                cap,
                 group_digits(k - cap),
                 group_digits(length),
                 group_digits(k - cap),
@@ -147,10 +157,10 @@ impl Kind for BytesPerRound {
                 group_digits((k - cap) * length)
             ),
         )
-        .hint("The pool serves what it kept; the rest are new buffers of the bucket's length")
-        .mistake((k - cap) * s, "The new buffers are rounded up to their bucket's length, not your request")
-        .mistake(k * length, "From the second round on, the buffers the pool kept are reused")
-        .mistake((k - p * m) * length, "Do not forget the returning thread's own slot: it keeps one more"))
+        .hint(t!("The pool serves what it kept; the rest are new buffers of the bucket's length"))
+        .mistake((k - cap) * s, t!("The new buffers are rounded up to their bucket's length, not your request"))
+        .mistake(k * length, t!("From the second round on, the buffers the pool kept are reused"))
+        .mistake((k - p * m) * length, t!("Do not forget the returning thread's own slot: it keeps one more")))
     }
 }
 
@@ -169,7 +179,7 @@ impl Kind for CreateKeeps {
         })
     }
     fn prompt(&self, v: &u64) -> String {
-        format!(
+        tf!(
             "ArrayPool<byte>.Create() with its defaults: you rent {} bytes and return the array. Does the pool keep it?",
             group_digits(*v)
         )
@@ -178,20 +188,24 @@ impl Kind for CreateKeeps {
         let kept = create_keeps(v)? == Some(true);
         let max = group_digits(bufpool::pool::DEFAULT_CONFIGURABLE_MAX_LENGTH as u64);
         let why = if kept {
-            format!(
-                "{} bytes is within Create()'s default maximum of {max} bytes, so the buffer goes back into its bucket and the next rent reuses it",
-                group_digits(v)
+            tf!(
+                "{} bytes is within Create()'s default maximum of {} bytes, so the buffer goes back into its bucket and the next rent reuses it",
+                group_digits(v),
+                max
             )
         } else {
-            format!(
-                "{} bytes is over Create()'s default maximum of {max} bytes: it gets an exact-length array every time and the return drops it. The shared pool's ceiling is 2^30 = 1,073,741,824 elements, not 1 MiB",
-                group_digits(v)
+            tf!(
+                "{} bytes is over Create()'s default maximum of {} bytes: it gets an exact-length array every time and the return drops it. The shared pool's ceiling is 2^30 = 1,073,741,824 elements, not 1 MiB",
+                group_digits(v),
+                max
             )
         };
         Ok(Solution::yes_no(
             kept,
             why,
-            "Create() has a maximum array length of its own, much lower than the shared pool's: where does this request fall",
+            t!(
+                "Create() has a maximum array length of its own, much lower than the shared pool's: where does this request fall"
+            ),
         ))
     }
 }
@@ -222,9 +236,11 @@ impl Kind for Override {
         })
     }
     fn prompt(&self, o: &Overrides) -> String {
-        format!(
+        tf!(
             "A machine with {} logical cores runs with MAXPARTITIONCOUNT={} and MAXARRAYSPERPARTITION={}. How many buffers of one size can the shared pool keep?",
-            o.cores, o.partitions, o.per_partition
+            o.cores,
+            o.partitions,
+            o.per_partition
         )
     }
     fn solve(&self, o: &Overrides, _: &Page) -> Result<Solution, String> {
@@ -241,7 +257,7 @@ impl Kind for Override {
         };
         Ok(Solution::number(
             cfg.capacity_per_bucket() as u64,
-            format!(
+            tf!(
                 "The partition count is capped at the {} cores and 0 means “use the default” (cores, and 32 per partition): P = {}, M = {}, so 1 + {} × {} = {}",
                 o.cores,
                 cfg.partitions,
@@ -251,14 +267,14 @@ impl Kind for Override {
                 cfg.capacity_per_bucket()
             ),
         )
-        .hint("Work out P and M the pool really uses first: a value can be capped or ignored")
+        .hint(t!("Work out P and M the pool really uses first: a value can be capped or ignored"))
         .mistake(
             kept_per_bucket(naive_p, naive_m).unwrap_or(u64::MAX),
-            "The pool never uses more partitions than the machine has cores",
+            t!("The pool never uses more partitions than the machine has cores"),
         )
         .mistake(
             naive_p.min(o.cores) * naive_m,
-            "Partitions × per partition is most of it, but the thread's own slot keeps one more",
+            t!("Partitions × per partition is most of it, but the thread's own slot keeps one more"),
         ))
     }
 }
@@ -275,8 +291,6 @@ pub struct Machines {
     pub size: u64,
 }
 
-const KEEPS_PER_CORE: &str = "the pool keeps more buffers per size on more cores";
-
 impl Kind for BigMachine {
     type Params = Machines;
     fn name(&self) -> &'static str {
@@ -291,7 +305,7 @@ impl Kind for BigMachine {
         })
     }
     fn prompt(&self, m: &Machines) -> String {
-        format!(
+        tf!(
             "A service rents {} buffers of {} bytes at its daily peak and returns them all afterwards. Between peaks its memory stays much higher on the {}-core production machine than on the {}-core test machine. Which explanation do the lab's runs of the shared pool support?",
             group_digits(m.held),
             group_digits(m.size),
@@ -313,8 +327,8 @@ impl Kind for BigMachine {
         let (small_kept, small_bytes) = kept(m.small)?;
         let (big_kept, big_bytes) = kept(m.big)?;
         Ok(Solution::choice(
-            KEEPS_PER_CORE,
-            format!(
+            t!("the pool keeps more buffers per size on more cores"),
+            tf!(
                 "The lab ran the peak on both: after the returns the pool kept {} buffers ({} bytes) with P = {} and {} ({} bytes) with P = {}: 1 + P × 32 per size, and P follows the core count. Nothing leaks; the memory is the pool's stock, held until trimmed",
                 group_digits(small_kept),
                 group_digits(small_bytes),
@@ -325,12 +339,12 @@ impl Kind for BigMachine {
             ),
         )
         .mistake(
-            "the buffers leak: they are never returned on the big machine",
-            "Every buffer here is returned: count what the pool keeps after the returns on each machine",
+            t!("the buffers leak: they are never returned on the big machine"),
+            t!("Every buffer here is returned: count what the pool keeps after the returns on each machine"),
         )
         .mistake(
-            "the big machine rounds the same request up to larger buffers",
-            "The bucket of a request does not depend on the machine: what else in the pool is sized by the core count",
+            t!("the big machine rounds the same request up to larger buffers"),
+            t!("The bucket of a request does not depend on the machine: what else in the pool is sized by the core count"),
         ))
     }
 }

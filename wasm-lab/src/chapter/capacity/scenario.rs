@@ -30,7 +30,7 @@ use bufpool::bucket::{self, Rounding};
 use bufpool::pool::{
     ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
 };
-use lab_text::group_digits;
+use lab_text::{group_digits, t, tf};
 
 /// The largest `M` .NET accepts (`int.MaxValue`: it reads the setting as an `int`).
 pub const MAX_ARRAYS_PER_PARTITION: u64 = i32::MAX as u64;
@@ -80,56 +80,48 @@ pub enum SetupError {
 
 impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Partitions(p) => write!(
-                f,
+        let text = match self {
+            SetupError::Partitions(p) => tf!(
                 "P = {} partitions is out of range: the lab's pool takes 1 to {}",
                 group_digits(*p),
                 group_digits(MAX_PARTITIONS as u64)
             ),
             SetupError::ArraysPerPartition => {
-                write!(
-                    f,
-                    "M must be at least 1 (.NET treats 0 as “use the default 32”)"
-                )
+                t!("M must be at least 1 (.NET treats 0 as “use the default 32”)").into_owned()
             }
-            SetupError::ArraysTooMany(m) => write!(
-                f,
+            SetupError::ArraysTooMany(m) => tf!(
                 "M = {} is more than .NET takes: it reads M as an int, at most {}",
                 group_digits(*m),
                 group_digits(MAX_ARRAYS_PER_PARTITION)
             ),
-            SetupError::TooManyHeld(k) => write!(
-                f,
+            SetupError::TooManyHeld(k) => tf!(
                 "K = {} buffers is more than this page holds at once (at most {})",
                 group_digits(*k),
                 group_digits(MAX_HELD)
             ),
-            SetupError::TooMuchWork { partitions, held } => write!(
-                f,
+            SetupError::TooMuchWork { partitions, held } => tf!(
                 "K = {} buffers on P = {} partitions is {} partition visits a round; this page runs at most {}: lower K or P",
                 group_digits(*held),
                 group_digits(*partitions),
                 group_digits(held.saturating_mul(*partitions)),
                 group_digits(MAX_VISITS)
             ),
-            SetupError::BufferTooLarge(length) => write!(
-                f,
+            SetupError::BufferTooLarge(length) => tf!(
                 "Size: one buffer of {} bytes is more than this page allocates (at most {}, 64 MiB)",
                 group_digits(*length),
                 group_digits(MAX_HELD_BYTES)
             ),
-            SetupError::TooManyBytes { held, length } => write!(
-                f,
+            SetupError::TooManyBytes { held, length } => tf!(
                 "{} buffers of {} bytes is {} bytes held at once; this page holds at most {} (64 MiB): lower K or the size",
                 group_digits(*held),
                 group_digits(*length),
                 held.checked_mul(*length)
-                    .map_or("more than 2^64".into(), group_digits),
+                    .map_or(t!("more than 2^64").into_owned(), group_digits),
                 group_digits(MAX_HELD_BYTES)
             ),
-            SetupError::Pool(e) => write!(f, "the pool refused: {e}"),
-        }
+            SetupError::Pool(e) => tf!("the pool refused: {}", e),
+        };
+        f.write_str(&text)
     }
 }
 
@@ -259,8 +251,8 @@ pub fn run_rounds_traced(
 ) -> Result<(CapacityRun, Vec<Snap>), SetupError> {
     let (config, length) = setup.check()?;
     let mut snaps = Vec::new();
-    let pool =
-        SharedPool::<u8>::with_config(config).map_err(|e| SetupError::Pool(e.to_string()))?;
+    let pool = SharedPool::<u8>::with_config(config)
+        .map_err(|e| SetupError::Pool(crate::pool_words::pool_error(&e)))?;
     let size = setup.size as usize;
     let index = match bucket::round(size) {
         Rounding::Bucket { index, .. } => Some(index),
@@ -297,12 +289,16 @@ pub fn run_rounds_traced(
         let new = pool.stats().allocated() - before;
         let k = group_digits(setup.held);
         snaps.push(Snap {
-            code: format!(
-                "round {round}: rent {k} buffers of {} bytes, hold them all",
+            code: tf!(
+                "round {}: rent {} buffers of {} bytes, hold them all",
+                round,
+                k,
                 group_digits(setup.size)
             ),
-            text: format!(
-                "Round {round}: {k} rents; {} served from the pool, {} new",
+            text: tf!(
+                "Round {}: {} rents; {} served from the pool, {} new",
+                round,
+                k,
                 group_digits(held.len() as u64 - new.min(held.len() as u64)),
                 group_digits(new)
             ),
@@ -317,18 +313,24 @@ pub fn run_rounds_traced(
             drop(pool.return_boxed(b, false));
         }
         if let Some(e) = failed {
-            return Err(SetupError::Pool(e.to_string()));
+            return Err(SetupError::Pool(crate::pool_words::pool_error(&e)));
         }
         let allocated_buffers = pool.stats().allocated() - before;
         let kept_after_return = kept(&pool);
         let dropped = (kept_before + setup.held).saturating_sub(kept_after_return);
         snaps.push(Snap {
-            code: format!("round {round}: return all {}", group_digits(setup.held)),
+            code: tf!("round {}: return all {}", round, group_digits(setup.held)),
             text: if index.is_none() {
-                format!("Round {round}: {} returns; buffers of this size are never kept, all {} dropped", group_digits(setup.held), group_digits(setup.held))
+                tf!(
+                    "Round {}: {} returns; buffers of this size are never kept, all {} dropped",
+                    round,
+                    group_digits(setup.held),
+                    group_digits(setup.held)
+                )
             } else {
-                format!(
-                    "Round {round}: {} returns; the pool keeps {} (at most 1 + P × M = {}), {} dropped",
+                tf!(
+                    "Round {}: {} returns; the pool keeps {} (at most 1 + P × M = {}), {} dropped",
+                    round,
                     group_digits(setup.held),
                     group_digits(kept_after_return),
                     group_digits(setup.capacity()),
@@ -353,8 +355,8 @@ pub fn run_rounds_traced(
     pool.trim(MemoryPressure::High, Duration::ZERO);
     let kept_after_first_trim = kept(&pool);
     snaps.push(Snap {
-        code: "trim (memory pressure High)".into(),
-        text: format!(
+        code: t!("trim (memory pressure High)").into_owned(),
+        text: tf!(
             "A High-pressure trim drops the thread slot's buffer and only stamps the partitions: {} kept, {} dropped",
             group_digits(kept_after_first_trim),
             group_digits(kept_before - kept_after_first_trim)
@@ -367,8 +369,8 @@ pub fn run_rounds_traced(
     pool.trim(MemoryPressure::High, Duration::from_secs(11));
     let kept_after_second_trim = kept(&pool);
     snaps.push(Snap {
-        code: "trim again, 11 s later (High)".into(),
-        text: format!(
+        code: t!("trim again, 11 s later (High)").into_owned(),
+        text: tf!(
             "The second trim, past the stamps' age, empties the partitions: {} kept, {} dropped",
             group_digits(kept_after_second_trim),
             group_digits(kept_after_first_trim - kept_after_second_trim)

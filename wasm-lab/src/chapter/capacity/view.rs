@@ -9,8 +9,7 @@ use crate::view::{
     Env, Field, Form, Inputs, Kind, Part, Row, Step, Steps, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
-use lab_text::f;
-use lab_text::group_digits;
+use lab_text::{f, group_digits, n, t, tf, tp};
 
 /// Rounds the widget runs.
 pub const ROUNDS: u32 = 3;
@@ -27,29 +26,42 @@ pub fn form(initial: &str) -> Form {
     Form::single(
         "cap",
         vec![
-            Field::new("cap-p", "P, partitions", Kind::Number, or(&v[0], "8")),
-            Field::new("cap-m", "M, per partition", Kind::Number, or(&v[1], "32")),
-            Field::new("cap-k", "K, held at once", Kind::Number, or(&v[2], "258"))
-                .with_slider(0, 600, false),
-            Field::new("cap-size", "Size (bytes)", Kind::Number, or(&v[3], "128")),
+            Field::new("cap-p", n!("P, partitions"), Kind::Number, or(&v[0], "8")),
+            Field::new(
+                "cap-m",
+                n!("M, per partition"),
+                Kind::Number,
+                or(&v[1], "32"),
+            ),
+            Field::new(
+                "cap-k",
+                n!("K, held at once"),
+                Kind::Number,
+                or(&v[2], "258"),
+            )
+            .with_slider(0, 600, false),
+            Field::new(
+                "cap-size",
+                n!("Size (bytes)"),
+                Kind::Number,
+                or(&v[3], "128"),
+            ),
         ],
         Some(GRAMMAR_NOTE),
     )
 }
 
-const GRAMMAR_NOTE: &str = "Every field takes one whole number (group digits with commas: 1,024); the slider sets K by dragging.";
+const GRAMMAR_NOTE: &str = n!(
+    "Every field takes one whole number (group digits with commas: 1,024); the slider sets K by dragging."
+);
 
 fn setup(inputs: &Inputs) -> Result<Setup, String> {
     Ok(Setup {
         partitions: field_number("P", inputs.get("cap-p"), u64::MAX)?,
         arrays_per_partition: field_number("M", inputs.get("cap-m"), u64::MAX)?,
         held: field_number("K", inputs.get("cap-k"), u64::MAX)?,
-        size: field_size("Size", inputs.get("cap-size"))?,
+        size: field_size(&t!("Size"), inputs.get("cap-size"))?,
     })
-}
-
-fn plural(n: u64, one: &str, many: &str) -> String {
-    f!("{} {}", group_digits(n), if n == 1 { one } else { many })
 }
 
 pub fn view(inputs: &Inputs, _env: &Env) -> View {
@@ -66,11 +78,11 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
         group_digits(s.arrays_per_partition)
     );
     let length = if run.buffer_length == 0 {
-        "0 (the empty buffer, never pooled)".to_string()
+        t!("0 (the empty buffer, never pooled)").into_owned()
     } else if run.pooled {
         group_digits(run.buffer_length)
     } else {
-        f!(
+        tf!(
             "{} (over the largest bucket: exact length, never pooled)",
             group_digits(run.buffer_length)
         )
@@ -97,7 +109,7 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
                     cell(
                         f!("cap-r{n}-counted"),
                         r.counted_bytes
-                            .map_or("(not counted)".to_string(), group_digits),
+                            .map_or(t!("(not counted)").into_owned(), group_digits),
                     ),
                     cell(f!("cap-r{n}-kept"), group_digits(r.kept_after_return)),
                     cell(f!("cap-r{n}-kept-bytes"), group_digits(r.retained_bytes)),
@@ -107,60 +119,68 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
         })
         .collect();
     let create = match run.create_keeps {
-        None => "nothing to keep (empty buffer)".to_string(),
-        Some(true) => "yes (within its default 1,048,576)".to_string(),
-        Some(false) => "no (over its default 1,048,576)".to_string(),
+        None => t!("nothing to keep (empty buffer)").into_owned(),
+        Some(true) => t!("yes (within its default 1,048,576)").into_owned(),
+        Some(false) => t!("no (over its default 1,048,576)").into_owned(),
     };
     let later = run.rounds.get(1).map_or(0, |r| r.allocated_buffers);
     let why = if !run.pooled {
-        "Buffers of this size never go back into the pool: every round allocates all K.".to_string()
+        t!("Buffers of this size never go back into the pool: every round allocates all K.")
+            .into_owned()
     } else if later == 0 {
-        f!(
-            "K = {} fits in {formula}: after the first round every rent is served from the pool.",
-            group_digits(s.held)
+        tf!(
+            "K = {} fits in {}: after the first round every rent is served from the pool.",
+            group_digits(s.held),
+            formula
         )
     } else {
-        f!(
-            "K = {} is over {formula}: each round, {} dropped on return and allocated again on the next rent.",
+        tf!(
+            "K = {} is over {}: {}",
             group_digits(s.held),
-            plural(later, "buffer is", "buffers are")
+            formula,
+            tp!(
+                later,
+                "each round, {} buffer is dropped on return and allocated again on the next rent.",
+                "each round, {} buffers are dropped on return and allocated again on the next rent."
+            )
         )
     };
-    let announce = f!(
-        "Kept per size {formula}; round 2 allocates {}.",
-        plural(later, "new buffer", "new buffers")
+    let announce = tf!(
+        "Kept per size {}; round 2 allocates {}.",
+        formula,
+        tp!(later, "{} new buffer", "{} new buffers")
     );
     Ok((
         vec![
             Part::Pairs(vec![
-                pair("Kept per size, 1 + P × M", "cap-capacity", capacity),
-                pair("Buffer length (bucket)", "cap-length", length),
+                pair(n!("Kept per size, 1 + P × M"), "cap-capacity", capacity),
+                pair(n!("Buffer length (bucket)"), "cap-length", length),
             ]),
             Part::Steps(steps),
             Part::Table(Table {
                 id: "cap-rounds",
                 head: vec![
-                    "Round",
-                    "New buffers",
-                    "Bytes of new buffers",
-                    "Bytes counted by the allocator",
-                    "Kept after return",
-                    "Bytes kept",
+                    n!("Round"),
+                    n!("New buffers"),
+                    n!("Bytes of new buffers"),
+                    n!("Bytes counted by the allocator"),
+                    n!("Kept after return"),
+                    n!("Bytes kept"),
                 ],
                 rows,
             }),
             Part::Pairs(vec![
                 pair(
-                    "Kept after a High-pressure trim",
+                    n!("Kept after a High-pressure trim"),
                     "cap-trim1",
                     group_digits(run.kept_after_first_trim),
                 ),
                 pair(
-                    "… and another 11 s later",
+                    n!("… and another 11 s later"),
                     "cap-trim2",
                     group_digits(run.kept_after_second_trim),
                 ),
-                pair("Would `Create()` keep this size?", "cap-create", create),
+                pair(n!("Would `Create()` keep this size?"), "cap-create", create),
             ]),
             Part::Note {
                 id: Some("cap-why"),
@@ -190,21 +210,22 @@ pub fn steps(snaps: &[Snap], s: &Setup, length: u64) -> Vec<Step> {
                     })
                     .collect(),
                 holders: vec![Holder {
-                    name: "your code".into(),
+                    name: t!("your code").into_owned(),
                     buf: None,
-                    note: f!("holds {}", plural(snap.held, "buffer", "buffers")),
+                    note: tp!(snap.held, "holds {} buffer", "holds {} buffers"),
                 }],
                 dropped: if snap.dropped > 0 {
-                    f!(
-                        "{} dropped at this step",
-                        plural(snap.dropped, "buffer", "buffers")
+                    tp!(
+                        snap.dropped,
+                        "{} buffer dropped at this step",
+                        "{} buffers dropped at this step"
                     )
                 } else {
                     String::new()
                 },
                 bytes: Vec::new(),
                 hand: Some(Hand {
-                    who: "your code".into(),
+                    who: t!("your code").into_owned(),
                     held: snap.held,
                     fresh: snap.fresh,
                     dropped: snap.dropped,

@@ -9,11 +9,11 @@ use crate::chapter::cliff::scenario::in_loh;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::bucket;
 use bufpool::chunk::SourceKind;
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 pub const QUIZ: Quiz = Quiz {
     id: "chunking",
-    title: "Chunking",
+    title: n!("Chunking"),
     kinds: &[
         &FirstChunkArrays,
         &FirstChunkBytes,
@@ -53,7 +53,7 @@ impl Kind for FirstChunkArrays {
         Ok(draw_size(rng))
     }
     fn prompt(&self, s: &u64) -> String {
-        format!(
+        tf!(
             "A List<int> of a million items, Chunk({}): how many arrays does the first chunk cost?",
             group_digits(*s)
         )
@@ -63,7 +63,7 @@ impl Kind for FirstChunkArrays {
             .iter()
             .map(|b| group_digits(b.len() as u64))
             .collect();
-        let why = format!(
+        let why = tf!(
             "The enumerable path starts at min({}, 4) and doubles, copying each time, until the chunk is full: {} — that is 1 + ceil(log2(S / min(S, 4))) = {} arrays",
             group_digits(s),
             lens.join(", "),
@@ -71,9 +71,9 @@ impl Kind for FirstChunkArrays {
         );
         let n = first_chunk_arrays(s);
         Ok(Solution::number(n, why)
-            .hint("A List passed as IEnumerable does not tell Chunk its length: how does the first chunk's array grow")
-            .mistake(1, "One array per chunk is the array path; this source takes the enumerable path, which grows the first chunk")
-            .mistake(n.saturating_sub(1), "Count the starting array as well as every doubling"))
+            .hint(t!("A List passed as IEnumerable does not tell Chunk its length: how does the first chunk's array grow"))
+            .mistake(1, t!("One array per chunk is the array path; this source takes the enumerable path, which grows the first chunk"))
+            .mistake(n.saturating_sub(1), t!("Count the starting array as well as every doubling")))
     }
 }
 
@@ -86,7 +86,7 @@ impl Kind for FirstChunkBytes {
         Ok(draw_size(rng))
     }
     fn prompt(&self, s: &u64) -> String {
-        format!(
+        tf!(
             "The lab's port of that enumerable path in Rust, chunks of {} i32: how many bytes does the first chunk request in total (Rust arrays have no header)?",
             group_digits(*s)
         )
@@ -94,17 +94,19 @@ impl Kind for FirstChunkBytes {
     fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
         let blocks = enumerable_first(s);
         let elems: u64 = blocks.iter().map(|b| b.len() as u64).sum();
-        let why = format!(
+        let why = tf!(
             "{} arrays of {} elements in all, × 4 bytes = {} bytes; every array but the last is copied and freed",
             blocks.len(),
             group_digits(elems),
             group_digits(elems * 4)
         );
         Ok(Solution::number(first_chunk_bytes(s), why)
-            .hint("Add up every array the growing chunk goes through, not only the last one")
+            .hint(t!(
+                "Add up every array the growing chunk goes through, not only the last one"
+            ))
             .mistake(
                 s * 4,
-                "That is only the final array: the smaller ones before it were allocated too",
+                t!("That is only the final array: the smaller ones before it were allocated too"),
             ))
     }
 }
@@ -118,27 +120,31 @@ impl Kind for LaterChunkBytes {
         Ok(draw_size(rng))
     }
     fn prompt(&self, s: &u64) -> String {
-        format!(
+        tf!(
             "On .NET (x64), Chunk({}) of a List<int>: how many bytes does a later (second, full) chunk allocate, header included?",
             group_digits(*s)
         )
     }
     fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
         let bytes = later_chunk_dotnet_bytes(s);
-        let why = format!(
-            "Later chunks are allocated once at full size: 24 header bytes + {} × 4, rounded up to 8 = {} bytes{}",
-            group_digits(s),
-            group_digits(bytes),
-            if in_loh(s, 4) {
-                " — at or over 85,000: every such chunk goes to the large-object heap"
-            } else {
-                ""
-            }
-        );
+        let why = if in_loh(s, 4) {
+            tf!(
+                "Later chunks are allocated once at full size: 24 header bytes + {} × 4, rounded up to 8 = {} bytes — at or over {}: every such chunk goes to the large-object heap",
+                group_digits(s),
+                group_digits(bytes),
+                group_digits(85_000)
+            )
+        } else {
+            tf!(
+                "Later chunks are allocated once at full size: 24 header bytes + {} × 4, rounded up to 8 = {} bytes",
+                group_digits(s),
+                group_digits(bytes)
+            )
+        };
         Ok(Solution::number(bytes, why)
-            .hint("A later chunk is one array of the full size: elements × 4, plus .NET's array header, in steps of 8")
-            .mistake(s * 4, "The elements alone: a .NET array also carries a 24-byte header")
-            .mistake(first_chunk_bytes(s), "Later chunks do not grow: they are allocated once at full size"))
+            .hint(t!("A later chunk is one array of the full size: elements × 4, plus .NET's array header, in steps of 8"))
+            .mistake(s * 4, t!("The elements alone: a .NET array also carries a 24-byte header"))
+            .mistake(first_chunk_bytes(s), t!("Later chunks do not grow: they are allocated once at full size")))
     }
 }
 
@@ -152,20 +158,22 @@ impl Kind for ChunkPath {
     }
     fn prompt(&self, &v: &u64) -> String {
         let what = match source_of(v) {
-            SourceKind::Slice => "an int[] (a Rust slice)",
-            SourceKind::Vec => "a List<int> passed as IEnumerable<int> (a Rust Vec)",
-            SourceKind::Yielded => "a method with yield return (a Rust iterator)",
+            SourceKind::Slice => t!("an int[] (a Rust slice)"),
+            SourceKind::Vec => t!("a List<int> passed as IEnumerable<int> (a Rust Vec)"),
+            SourceKind::Yielded => t!("a method with yield return (a Rust iterator)"),
         };
-        format!(
-            "On .NET 9 or later, source.Chunk(1000) where source is {what}: which iterator runs?"
+        tf!(
+            "On .NET 9 or later, source.Chunk(1000) where source is {}: which iterator runs?",
+            what
         )
     }
     fn solve(&self, &v: &u64, _: &Page) -> Result<Solution, String> {
         let kind = source_of(v);
         let path = path_for(kind);
-        let why = format!(
-            "Chunk checks the argument's run-time type (source is TSource[]): {} gets {path}. Only a real array takes the array path, even though every call looks the same in code",
-            kind.name()
+        let why = tf!(
+            "Chunk checks the argument's run-time type (source is TSource[]): {} gets {}. Only a real array takes the array path, even though every call looks the same in code",
+            source_name(kind),
+            path
         );
         let other = if path == "ArrayChunkIterator" {
             "EnumerableChunkIterator"
@@ -174,9 +182,19 @@ impl Kind for ChunkPath {
         };
         Ok(Solution::choice(path, why).mistake(
             other,
-            "Chunk cannot see the static type you wrote, only what the object is at run time: is it a real array",
+            t!("Chunk cannot see the static type you wrote, only what the object is at run time: is it a real array"),
         ))
     }
+}
+
+/// [`SourceKind::name`] in the page's language.
+fn source_name(kind: SourceKind) -> String {
+    match kind {
+        SourceKind::Slice => t!("a slice (.NET array)"),
+        SourceKind::Vec => t!("a Vec (.NET List<T>)"),
+        SourceKind::Yielded => t!("an iterator of unknown length (.NET yield return)"),
+    }
+    .into_owned()
 }
 
 fn source_of(v: u64) -> SourceKind {
@@ -192,15 +210,15 @@ impl Kind for PooledFirstBytes {
         Ok(draw_size(rng))
     }
     fn prompt(&self, s: &u64) -> String {
-        format!(
+        tf!(
             "The pooled strategy with the lab's SharedPool<i32>, freshly created: chunks of {} i32. How many bytes does the first chunk allocate?",
             group_digits(*s)
         )
     }
     fn solve(&self, &s: &u64, _: &Page) -> Result<Solution, String> {
-        let bytes = pooled_first_bytes(s).map_err(|e| e.to_string())?;
+        let bytes = pooled_first_bytes(s).map_err(|e| crate::pool_words::chunk_error(&e))?;
         let length = bucket::round(s as usize).length() as u64;
-        let why = format!(
+        let why = tf!(
             "The pool rounds {} up to its {}-element bucket and allocates that once: {} × 4 = {} bytes. Later chunks reuse it and allocate nothing",
             group_digits(s),
             group_digits(length),
@@ -208,14 +226,16 @@ impl Kind for PooledFirstBytes {
             group_digits(length * 4)
         );
         Ok(Solution::number(bytes, why)
-            .hint("A fresh pool has nothing to hand out, and it allocates whole buckets")
+            .hint(t!(
+                "A fresh pool has nothing to hand out, and it allocates whole buckets"
+            ))
             .mistake(
                 s * 4,
-                "The pool allocates its bucket's length, not the chunk size you asked for",
+                t!("The pool allocates its bucket's length, not the chunk size you asked for"),
             )
             .mistake(
                 0,
-                "A freshly created pool holds nothing yet: the first rent allocates",
+                t!("A freshly created pool holds nothing yet: the first rent allocates"),
             ))
     }
 }

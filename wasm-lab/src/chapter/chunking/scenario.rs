@@ -25,7 +25,7 @@ use bufpool::chunk::{
     run,
 };
 use bufpool::pool::SharedPool;
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 /// Most elements the widget chunks (16 MB of `i32`).
 pub const MAX_LEN: u64 = 4_000_000;
@@ -64,18 +64,21 @@ pub struct Table {
 /// Why a widget setting cannot run.
 pub fn check(len: u64, size: u64) -> Result<(), String> {
     if size == 0 {
-        return Err(ChunkError::ZeroSize.to_string()
-            + " (.NET throws ArgumentOutOfRangeException for size < 1)");
+        // `ChunkError::ZeroSize`'s words, with .NET's side: one sentence to translate.
+        return Err(t!(
+            "chunk size must be at least 1 (.NET throws ArgumentOutOfRangeException for size < 1)"
+        )
+        .into_owned());
     }
     if len > MAX_LEN {
-        return Err(format!(
+        return Err(tf!(
             "{} elements is more than this page chunks (at most {})",
             group_digits(len),
             group_digits(MAX_LEN)
         ));
     }
     if size > MAX_SIZE {
-        return Err(format!(
+        return Err(tf!(
             "a chunk of {} elements is more than this page allocates (at most {})",
             group_digits(size),
             group_digits(MAX_SIZE)
@@ -139,9 +142,9 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
     check(len, size)?;
     strategy
         .check(source, Mode::Drop)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::pool_words::chunk_error(&e))?;
     let (ulen, usize_) = (len as usize, size as usize);
-    let report = blocks::<i32>(ulen, usize_).map_err(|e| e.to_string())?;
+    let report = blocks::<i32>(ulen, usize_).map_err(|e| crate::pool_words::chunk_error(&e))?;
     let mut rows = Vec::new();
     for r in report.rows.iter().filter(|r| r.source == source) {
         let (first, later) = if r.strategy == Strategy::Pooled {
@@ -154,7 +157,7 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
         rows.push(Row {
             strategy: r.strategy,
             path: if r.strategy == Strategy::Pooled {
-                "pooled buffer (SharedPool)"
+                n!("pooled buffer (SharedPool)")
             } else {
                 r.path
             },

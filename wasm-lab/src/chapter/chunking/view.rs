@@ -2,14 +2,14 @@
 //! the chunker's blocks table, measured by the counting allocator.
 
 use crate::chapter::chunking::scenario::{MAX_LEN, MAX_SIZE, table};
-use crate::input::field_number;
+use crate::input::{InputError, field_number, parse_number};
 use crate::view::{
     Env, Field, Form, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
 use bufpool::chunk::{ChunkCost, SourceKind, Strategy};
-use lab_text::f;
 use lab_text::group_digits;
+use lab_text::{f, n, t, tf, tp};
 
 pub const WIDGET: Widget = Widget {
     name: "chunking",
@@ -39,9 +39,9 @@ pub fn source_key(k: SourceKind) -> &'static str {
 }
 
 const SOURCES: &[(&str, &str)] = &[
-    ("slice", "a slice (.NET int[])"),
-    ("vec", "a Vec (.NET List<int>)"),
-    ("iterator", "an iterator (.NET yield return)"),
+    ("slice", n!("a slice (.NET int[])")),
+    ("vec", n!("a Vec (.NET List<int>)")),
+    ("iterator", n!("an iterator (.NET yield return)")),
 ];
 
 /// The strategies' keys and names (a test checks them against [`Strategy::ALL`]).
@@ -51,8 +51,8 @@ pub const STRATEGIES: &[(&str, &str)] = &[
     ("dotnet-enumerable-path", "EnumerableChunkIterator"),
     ("slice-chunks", "slice::chunks"),
     ("collect-vec", "collect::<Vec<_>>"),
-    ("reused-buffer", "reused buffer"),
-    ("pooled", "pooled buffer"),
+    ("reused-buffer", n!("reused buffer")),
+    ("pooled", n!("pooled buffer")),
 ];
 
 /// `initial=LEN/SIZE/SOURCE/STRATEGY`, e.g. `initial=100000/20000/vec/dotnet-chunk`.
@@ -63,25 +63,30 @@ pub fn form(initial: &str) -> Form {
         vec![
             Field::new(
                 "chunk-len",
-                "Elements (i32)",
+                n!("Elements (i32)"),
                 Kind::Number,
                 or(&v[0], "100000"),
             ),
-            Field::new("chunk-size", "Chunk size", Kind::Number, or(&v[1], "20000")),
+            Field::new(
+                "chunk-size",
+                n!("Chunk size"),
+                Kind::Number,
+                or(&v[1], "20000"),
+            ),
             Field::new(
                 "chunk-source",
-                "Source",
+                n!("Source"),
                 Kind::Select(SOURCES),
                 or(&v[2], "vec"),
             ),
             Field::new(
                 "chunk-strategy",
-                "Strategy",
+                n!("Strategy"),
                 Kind::Select(STRATEGIES),
                 or(&v[3], "dotnet-chunk"),
             ),
         ],
-        Some("Whole numbers; group digits with commas (100,000)."),
+        Some(n!("Whole numbers; group digits with commas (100,000).")),
     )
 }
 
@@ -93,6 +98,34 @@ fn cost(c: Option<ChunkCost>) -> (String, String) {
         ),
         None => ("—".into(), "—".into()),
     }
+}
+
+/// A strategy's or a path's name as the reader sees it: API names as they are, the lab's own
+/// words (`reused buffer`, bufpool's `empty array (no iterator)`) in the page's language.
+fn named(name: &str) -> String {
+    match name {
+        "empty array (no iterator)" => t!("empty array (no iterator)").into_owned(),
+        other => lab_text::tr::get_dynamic(other),
+    }
+}
+
+/// A number field of this widget, read as [`field_number`] reads it, except that a number over
+/// `max` is more than this page chunks.
+fn chunk_number(name: &str, text: &str, max: u64) -> Result<u64, String> {
+    let too_much = match parse_number(text) {
+        Ok(v) => v > max,
+        Err(e) => matches!(e, InputError::TooLarge(_)),
+    };
+    if too_much {
+        let shown: String = text.trim().chars().take(40).collect();
+        return Err(tf!(
+            "{}: “{}” is more than this page chunks (at most {})",
+            name,
+            shown,
+            group_digits(max)
+        ));
+    }
+    field_number(name, text, max)
 }
 
 pub fn view(inputs: &Inputs, env: &Env) -> View {
@@ -108,9 +141,8 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
         .into_iter()
         .find(|&s| strategy_key(s) == inputs.get("chunk-strategy"))
         .unwrap_or(Strategy::DotnetChunk);
-    let limit = |e: String| e.replace("this field takes", "this page chunks");
-    let len = field_number("Elements", inputs.get("chunk-len"), MAX_LEN).map_err(limit)?;
-    let size = field_number("Chunk size", inputs.get("chunk-size"), MAX_SIZE).map_err(limit)?;
+    let len = chunk_number(&t!("Elements"), inputs.get("chunk-len"), MAX_LEN)?;
+    let size = chunk_number(&t!("Chunk size"), inputs.get("chunk-size"), MAX_SIZE)?;
     let t = table(len, size, source, strategy)?;
     let mut rows = Vec::new();
     for r in &t.rows {
@@ -122,8 +154,8 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
             data: None,
             selected: r.strategy == strategy,
             cells: vec![
-                cell("", r.strategy.name()),
-                cell("", r.path),
+                cell("", named(r.strategy.name())),
+                cell("", named(r.path)),
                 cell("first-allocs", fa),
                 cell("first-bytes", fb),
                 cell("later-allocs", la),
@@ -134,7 +166,7 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
         });
     }
     let Some(row) = t.rows.iter().find(|r| r.strategy == strategy) else {
-        return Err("the chosen strategy has no row".into());
+        return Err(t!("the chosen strategy has no row").into_owned());
     };
     let lens: Vec<String> = t
         .first_blocks
@@ -142,31 +174,28 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
         .map(|b| group_digits(b.len() as u64))
         .collect();
     let blocks = if len == 0 {
-        "none: an empty source has no chunks".to_string()
+        t!("none: an empty source has no chunks").into_owned()
     } else if lens.is_empty() {
-        "none (borrowed, no copy)".to_string()
-    } else if lens.len() > 8 {
-        f!(
-            "{} blocks: {}, …, {}",
-            lens.len(),
-            lens[..3].join(", "),
-            lens[lens.len() - 2..].join(", ")
-        )
+        t!("none (borrowed, no copy)").into_owned()
     } else {
-        f!(
-            "{} block{}: {}",
-            lens.len(),
-            if lens.len() == 1 { "" } else { "s" },
+        let listed = if lens.len() > 8 {
+            f!(
+                "{}, …, {}",
+                lens[..3].join(", "),
+                lens[lens.len() - 2..].join(", ")
+            )
+        } else {
             lens.join(", ")
-        )
+        };
+        tp!(lens.len() as u64, "{} block: {}", "{} blocks: {}", listed)
     };
     let (fa, fb) = cost(Some(row.first));
     let (la, lb) = cost(row.later);
     let dotnet = match (row.dotnet_first_bytes, row.dotnet_later_bytes) {
-        _ if len == 0 => "— (no chunks)".to_string(),
+        _ if len == 0 => t!("— (no chunks)").into_owned(),
         (Some(f), Some(l)) => f!("{}, {}", group_digits(f), group_digits(l)),
-        (Some(f), None) => f!("{}, — (one chunk)", group_digits(f)),
-        _ => "— (not a .NET path)".to_string(),
+        (Some(f), None) => tf!("{}, — (one chunk)", group_digits(f)),
+        _ => t!("— (not a .NET path)").into_owned(),
     };
     // The first chunk's arrays drawn as boxes, widest last: the growth a reader should see.
     let widest = t
@@ -179,7 +208,7 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
     let drawn = Spans {
         id: "chunk-drawn",
         class: "lab-blocks",
-        lead: Some("First chunk's arrays:"),
+        lead: Some(n!("First chunk's arrays:")),
         spans: t
             .first_blocks
             .iter()
@@ -188,7 +217,7 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
                 class: "lab-block",
                 id: None,
                 text: group_digits(b.len() as u64),
-                title: Some(f!(
+                title: Some(tf!(
                     "{} elements, {}% of the largest",
                     group_digits(b.len() as u64),
                     (b.len() * 100).div_ceil(widest)
@@ -196,35 +225,35 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
             })
             .collect(),
     };
-    let announce = f!(
+    let announce = tf!(
         "{}: first chunk {} allocations, {} bytes.",
-        row.strategy.name(),
+        named(row.strategy.name()),
         fa,
         fb
     );
     let mut parts = vec![Part::Pairs(vec![
-        pair("What runs", "chunk-path", row.path),
-        pair("First chunk: blocks (elements)", "chunk-blocks", blocks),
+        pair(n!("What runs"), "chunk-path", named(row.path)),
+        pair(n!("First chunk: blocks (elements)"), "chunk-blocks", blocks),
         pair(
-            "First chunk: allocations, bytes",
+            n!("First chunk: allocations, bytes"),
             "chunk-first",
             f!("{fa}, {fb}"),
         ),
         pair(
-            "Later chunk: allocations, bytes",
+            n!("Later chunk: allocations, bytes"),
             "chunk-later",
             f!("{la}, {lb}"),
         ),
         pair(
-            ".NET: first, later chunk bytes (headers included)",
+            n!(".NET: first, later chunk bytes (headers included)"),
             "chunk-dotnet",
             dotnet,
         ),
         pair(
-            ".NET: chunk array in the LOH?",
+            n!(".NET: chunk array in the LOH?"),
             "chunk-loh",
             row.dotnet_chunk_in_loh.map_or("—".to_string(), |b| {
-                if b { "yes" } else { "no" }.to_string()
+                if b { t!("yes") } else { t!("no") }.into_owned()
             }),
         ),
     ])];
@@ -234,20 +263,20 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
     parts.push(Part::Table(Table {
         id: "chunk-rows",
         head: vec![
-            "Strategy",
-            "Runs as",
-            "1st: allocs",
-            "1st: bytes",
-            "later: allocs",
-            "later: bytes",
-            ".NET 1st",
-            ".NET later",
+            n!("Strategy"),
+            n!("Runs as"),
+            n!("1st: allocs"),
+            n!("1st: bytes"),
+            n!("later: allocs"),
+            n!("later: bytes"),
+            n!(".NET 1st"),
+            n!(".NET later"),
         ],
         rows,
     }));
     parts.push(Part::Note {
         id: None,
-        text: "Measured by the lab's counting allocator (bytes requested; reallocations count as allocations here). Rust arrays carry no header.".into(),
+        text: t!("Measured by the lab's counting allocator (bytes requested; reallocations count as allocations here). Rust arrays carry no header.").into_owned(),
     });
     Ok((parts, announce))
 }

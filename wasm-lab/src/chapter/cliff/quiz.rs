@@ -9,7 +9,8 @@ use crate::chapter::cliff::scenario::{
 };
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
+use std::borrow::Cow;
 
 /// The figure a [`FreshEdge`] question is graded from.
 pub const FRESH_EDGE_KEY: &str = "cliff.u8.first_len";
@@ -22,22 +23,22 @@ pub const AFTER_FREE: LessTime = LessTime {
     ratios: &[
         Ratio {
             key: "cliff.fixed.after_free_vs_below",
-            a: "malloc + write + free at the edge after the first one was freed",
-            b: "the same just below the 128 KiB threshold",
-            at: "with the threshold fixed by GLIBC_TUNABLES",
+            a: n!("malloc + write + free at the edge after the first one was freed"),
+            b: n!("the same just below the 128 KiB threshold"),
+            at: n!("with the threshold fixed by GLIBC_TUNABLES"),
         },
         Ratio {
             key: "cliff.dynamic.after_free_vs_below",
-            a: "malloc + write + free at the edge after the first one was freed",
-            b: "the same just below the 128 KiB threshold",
-            at: "with glibc's default, dynamic threshold",
+            a: n!("malloc + write + free at the edge after the first one was freed"),
+            b: n!("the same just below the 128 KiB threshold"),
+            at: n!("with glibc's default, dynamic threshold"),
         },
     ],
 };
 
 pub const QUIZ: Quiz = Quiz {
     id: "cliff",
-    title: "The large-allocation cliff",
+    title: n!("The large-allocation cliff"),
     kinds: &[
         &NewInLoh,
         &PoolInLoh,
@@ -88,28 +89,34 @@ impl Kind for NewInLoh {
         Ok(near_edges(rng, &[84_976, 85_000]))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "On .NET (x64), is new byte[{}] allocated in the large-object heap?",
             group_digits(*n)
         )
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let c = cliff(n, Elem::Byte);
-        let why = format!(
-            "The array is {} + 24 header bytes = {} bytes, {} the 85,000-byte threshold: the first byte[] in the LOH is {} long",
-            group_digits(n),
-            group_digits(c.dotnet_bytes),
-            if c.dotnet_new_in_loh {
-                "at or over"
-            } else {
-                "under"
-            },
-            group_digits(c.first_loh_length)
-        );
+        let why = if c.dotnet_new_in_loh {
+            tf!(
+                "The array is {} + 24 header bytes = {} bytes, at or over the 85,000-byte threshold: the first byte[] in the LOH is {} long",
+                group_digits(n),
+                group_digits(c.dotnet_bytes),
+                group_digits(c.first_loh_length)
+            )
+        } else {
+            tf!(
+                "The array is {} + 24 header bytes = {} bytes, under the 85,000-byte threshold: the first byte[] in the LOH is {} long",
+                group_digits(n),
+                group_digits(c.dotnet_bytes),
+                group_digits(c.first_loh_length)
+            )
+        };
         Ok(Solution::yes_no(
             c.dotnet_new_in_loh,
             why,
-            "The threshold counts the whole object, not only its elements: add the array's header before comparing",
+            t!(
+                "The threshold counts the whole object, not only its elements: add the array's header before comparing"
+            ),
         ))
     }
 }
@@ -123,7 +130,7 @@ impl Kind for PoolInLoh {
         Ok(near_edges(rng, &[65_536, 65_537, 81_920, 84_976]))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "ArrayPool<byte>.Shared.Rent({}) on a pool with nothing to hand out: is the array it allocates in the large-object heap?",
             group_digits(*n)
         )
@@ -131,36 +138,54 @@ impl Kind for PoolInLoh {
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let c = cliff(n, Elem::Byte);
         let length = c.pool_length.unwrap_or(0);
-        let mut why = format!(
-            "The pool rounds {} up to its {}-byte bucket, {} + 24 = {} bytes: {}",
+        let (n, bucket, bytes) = (
             group_digits(n),
             group_digits(length),
-            group_digits(length),
             group_digits(length + 24),
-            if c.pool_in_loh {
-                "in the LOH"
-            } else {
-                "under 85,000, not in the LOH"
-            }
         );
-        if c.pool_pushes_into_loh {
-            why.push_str(", although new byte[…] of the same request would stay in gen 0");
-        }
+        // The pool pushes a request into the LOH only when its array is there.
+        let why = if c.pool_pushes_into_loh {
+            tf!(
+                "The pool rounds {} up to its {}-byte bucket, {} + 24 = {} bytes: in the LOH, although new byte[…] of the same request would stay in gen 0",
+                n,
+                bucket,
+                bucket,
+                bytes
+            )
+        } else if c.pool_in_loh {
+            tf!(
+                "The pool rounds {} up to its {}-byte bucket, {} + 24 = {} bytes: in the LOH",
+                n,
+                bucket,
+                bucket,
+                bytes
+            )
+        } else {
+            tf!(
+                "The pool rounds {} up to its {}-byte bucket, {} + 24 = {} bytes: under 85,000, not in the LOH",
+                n,
+                bucket,
+                bucket,
+                bytes
+            )
+        };
         Ok(Solution::yes_no(
             c.pool_in_loh,
             why,
-            "The pool does not allocate your request: round it up to its bucket first, then add the header",
+            t!(
+                "The pool does not allocate your request: round it up to its bucket first, then add the header"
+            ),
         ))
     }
 }
 
-fn element_name(size: u64) -> &'static str {
+fn element_name(size: u64) -> Cow<'static, str> {
     match size {
-        1 => "byte",
-        2 => "char",
-        4 => "int",
-        8 => "long (or a reference)",
-        _ => "a 16-byte struct",
+        1 => "byte".into(),
+        2 => "char".into(),
+        4 => "int".into(),
+        8 => t!("long (or a reference)"),
+        _ => t!("a 16-byte struct"),
     }
 }
 
@@ -173,7 +198,7 @@ impl Kind for FirstLohLength {
         Ok(rng.pick(&[1, 2, 4, 8, 16]))
     }
     fn prompt(&self, size: &u64) -> String {
-        format!(
+        tf!(
             "On .NET (x64), what is the shortest {}[] that is allocated in the large-object heap?",
             element_name(*size)
         )
@@ -182,17 +207,18 @@ impl Kind for FirstLohLength {
         let n = first_loh_length(size);
         Ok(Solution::number(
             n,
-            format!(
-                "The threshold counts the 24-byte header: 24 + {} × {size} = {} ≥ 85,000, while {} elements make {} bytes",
+            tf!(
+                "The threshold counts the 24-byte header: 24 + {} × {} = {} ≥ 85,000, while {} elements make {} bytes",
                 group_digits(n),
+                size,
                 group_digits(dotnet_object_bytes(n, size)),
                 group_digits(n - 1),
                 group_digits(dotnet_object_bytes(n - 1, size))
             ),
         )
-        .hint("Solve header + length × element size ≥ 85,000 for the smallest length")
-        .mistake(85_000u64.div_ceil(size), "That forgets the array's 24-byte header, which counts towards the threshold")
-        .mistake(85_000, "That is the threshold in bytes; the question asks for a length in elements, header included"))
+        .hint(t!("Solve header + length × element size ≥ 85,000 for the smallest length"))
+        .mistake(85_000u64.div_ceil(size), t!("That forgets the array's 24-byte header, which counts towards the threshold"))
+        .mistake(85_000, t!("That is the threshold in bytes; the question asks for a length in elements, header included")))
     }
 }
 
@@ -209,7 +235,7 @@ impl Kind for GlibcChunk {
         })
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "glibc malloc on x86-64: how large is the chunk that serves malloc({})?",
             group_digits(*n)
         )
@@ -217,21 +243,22 @@ impl Kind for GlibcChunk {
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let chunk = glibc_chunk(n);
         let why = if (n + 23) & !15 < GLIBC_MIN_CHUNK {
-            format!(
-                "The request plus the 8-byte size word, rounded up to 16, is below glibc's smallest chunk, so it gets {GLIBC_MIN_CHUNK} bytes"
+            tf!(
+                "The request plus the 8-byte size word, rounded up to 16, is below glibc's smallest chunk, so it gets {} bytes",
+                GLIBC_MIN_CHUNK
             )
         } else {
-            format!(
+            tf!(
                 "The request plus the 8-byte size word, rounded up to 16: ({} + 8) rounded up to 16 = {}",
                 group_digits(n),
                 group_digits(chunk)
             )
         };
         Ok(Solution::number(chunk, why)
-            .hint("A chunk holds the request plus glibc's size word, in steps of 16, and never less than the smallest chunk")
-            .mistake(n, "The chunk is more than the request: glibc keeps a size word in front of it")
-            .mistake(n + 8, "Right parts, but chunks come in steps of 16 bytes")
-            .mistake(n.div_ceil(16) * 16, "Rounded, but the 8-byte size word is missing"))
+            .hint(t!("A chunk holds the request plus glibc's size word, in steps of 16, and never less than the smallest chunk"))
+            .mistake(n, t!("The chunk is more than the request: glibc keeps a size word in front of it"))
+            .mistake(n + 8, t!("Right parts, but chunks come in steps of 16 bytes"))
+            .mistake(n.div_ceil(16) * 16, t!("Rounded, but the 8-byte size word is missing")))
     }
 }
 
@@ -244,7 +271,7 @@ impl Kind for GlibcMmap {
         Ok(near_edges(rng, &[81_920, 131_049, 131_072]))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "glibc's size rule with the default threshold of {} bytes (128 KiB): does the chunk for malloc({}) reach the mmap threshold?",
             group_digits(GLIBC_MMAP_THRESHOLD),
             group_digits(*n)
@@ -252,19 +279,21 @@ impl Kind for GlibcMmap {
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let c = cliff(n, Elem::Byte);
-        let why = format!(
-            "Its chunk is {} bytes, {} 131,072: the first request whose chunk reaches it is 131,049 (131,049 + 8 rounded up to 16 = 131,072). Reaching the threshold makes a request eligible for mmap; whether a fresh process really maps it also depends on its heap, which is why the bench measured that edge separately",
-            group_digits(c.glibc_chunk),
-            if c.glibc_at_threshold {
-                "at or over"
-            } else {
-                "under"
-            }
-        );
+        let why = if c.glibc_at_threshold {
+            tf!(
+                "Its chunk is {} bytes, at or over 131,072: the first request whose chunk reaches it is 131,049 (131,049 + 8 rounded up to 16 = 131,072). Reaching the threshold makes a request eligible for mmap; whether a fresh process really maps it also depends on its heap, which is why the bench measured that edge separately",
+                group_digits(c.glibc_chunk)
+            )
+        } else {
+            tf!(
+                "Its chunk is {} bytes, under 131,072: the first request whose chunk reaches it is 131,049 (131,049 + 8 rounded up to 16 = 131,072). Reaching the threshold makes a request eligible for mmap; whether a fresh process really maps it also depends on its heap, which is why the bench measured that edge separately",
+                group_digits(c.glibc_chunk)
+            )
+        };
         Ok(Solution::yes_no(
             c.glibc_at_threshold,
             why,
-            "Compare the chunk, not the request: add the size word and round up to 16 first",
+            t!("Compare the chunk, not the request: add the size word and round up to 16 first"),
         ))
     }
 }
@@ -278,7 +307,7 @@ impl Kind for FreshEdge {
         page.figure(FRESH_EDGE_KEY).map(|_| ())
     }
     fn prompt(&self, _: &()) -> String {
-        "The bench started fresh processes and grew a Vec<u8> until glibc served it by mmap (the IS_MMAPPED bit). What was the shortest such Vec on the machine this book's data comes from?".into()
+        t!("The bench started fresh processes and grew a Vec<u8> until glibc served it by mmap (the IS_MMAPPED bit). What was the shortest such Vec on the machine this book's data comes from?").into_owned()
     }
     fn solve(&self, _: &(), page: &Page) -> Result<Solution, String> {
         let f = page.figure(FRESH_EDGE_KEY)?;
@@ -288,7 +317,7 @@ impl Kind for FreshEdge {
         let rule = GLIBC_MMAP_THRESHOLD - 8 - 15;
         Ok(Solution::choice(
             group_digits(measured),
-            format!(
+            tf!(
                 "Measured on {}: {} ({}). The size rule alone says {}, but in a fresh process the heap's top can still serve requests a little over the threshold, so the first mmapped buffer comes later",
                 page.machine,
                 group_digits(measured),
@@ -298,15 +327,15 @@ impl Kind for FreshEdge {
         )
         .mistake(
             group_digits(rule),
-            "That is the size rule's edge; a fresh process's heap can still serve requests a little past it",
+            t!("That is the size rule's edge; a fresh process's heap can still serve requests a little past it"),
         )
         .mistake(
             group_digits(GLIBC_MMAP_THRESHOLD),
-            "That is the threshold itself, a chunk size; the question asks what a fresh process really mapped",
+            t!("That is the threshold itself, a chunk size; the question asks what a fresh process really mapped"),
         )
         .mistake(
             group_digits(chunk),
-            "That is a whole mapped chunk, page-rounded; the question asks for the Vec's length",
+            t!("That is a whole mapped chunk, page-rounded; the question asks for the Vec's length"),
         ))
     }
 }

@@ -8,8 +8,7 @@ use crate::input::field_size;
 use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, log2_16ths, scale};
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, initial_parts, or, pair};
 use bufpool::chunk::dotnet::DOTNET_LOH_THRESHOLD_BYTES;
-use lab_text::f;
-use lab_text::group_digits;
+use lab_text::{f, group_digits, n, t, tf};
 
 /// Largest allocation the widget tries in the page itself.
 pub const MAX_TRY_BYTES: u64 = 64 << 20;
@@ -23,9 +22,9 @@ pub const WIDGET: Widget = Widget {
 };
 
 const ELEMS: &[(&str, &str)] = &[
-    ("byte", "byte / u8 (1 B)"),
-    ("int", "int / i32 (4 B)"),
-    ("reference", "reference / long / u64 (8 B)"),
+    ("byte", n!("byte / u8 (1 B)")),
+    ("int", n!("int / i32 (4 B)")),
+    ("reference", n!("reference / long / u64 (8 B)")),
 ];
 
 /// `initial=N` or `initial=N/int`.
@@ -36,21 +35,21 @@ pub fn form(initial: &str) -> Form {
         vec![
             Field::new(
                 "cliff-input",
-                "Request (elements)",
+                n!("Request (elements)"),
                 Kind::Number,
                 or(&v[0], "81920"),
             )
             .on_commit(),
             Field::new(
                 "cliff-elem",
-                "Element",
+                n!("Element"),
                 Kind::Select(ELEMS),
                 or(&v[1], "byte"),
             ),
         ],
-        Some(
-            "One whole number; group digits with commas (1,048,576). Runs on Enter, on leaving the field, or with Run: each run allocates in this page.",
-        ),
+        Some(n!(
+            "One whole number; group digits with commas (1,048,576). Runs on Enter, on leaving the field, or with Run: each run allocates in this page."
+        )),
     )
 }
 
@@ -59,45 +58,38 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
 }
 
 fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let yes_no = |b: bool| if b { t!("yes") } else { t!("no") };
     let elem = Elem::from_key(inputs.get("cliff-elem")).unwrap_or(Elem::Byte);
-    let n = field_size("Request", inputs.get("cliff-input"))?;
+    let n = field_size(&t!("Request"), inputs.get("cliff-input"))?;
     let c = cliff(n, elem);
     let pool_bucket = match (c.pool_index, c.pool_length) {
         (Some(i), Some(l)) => f!("{i}, {}", group_digits(l)),
-        (None, Some(l)) => f!("none: exact {} (not pooled)", group_digits(l)),
-        _ => "none: the empty array".to_string(),
+        (None, Some(l)) => tf!("none: exact {} (not pooled)", group_digits(l)),
+        _ => t!("none: the empty array").into_owned(),
     };
     let pool_loh = if c.pool_pushes_into_loh {
-        "yes — pushed there by the rounding".to_string()
+        t!("yes — pushed there by the rounding").into_owned()
     } else {
-        yes_no(c.pool_in_loh).to_string()
+        yes_no(c.pool_in_loh).into_owned()
     };
     let glibc_mmap = if c.glibc_at_threshold {
-        f!(
+        tf!(
             "yes (≥ {}): mmap unless the heap can serve it",
             group_digits(GLIBC_MMAP_THRESHOLD)
         )
     } else {
-        f!(
+        tf!(
             "no (< {}): served from the heap",
             group_digits(GLIBC_MMAP_THRESHOLD)
         )
     };
     let after = match c.glibc_threshold_after_free {
-        Some(t) => f!("raised to {}", group_digits(t)),
-        None => "unchanged".to_string(),
+        Some(t) => tf!("raised to {}", group_digits(t)),
+        None => t!("unchanged").into_owned(),
     };
     let rust_pool = match c.rust_pool_bytes {
-        Some(b) => f!(
-            "{} bytes: {}",
-            group_digits(b),
-            if c.rust_pool_at_threshold {
-                "mmap side"
-            } else {
-                "heap side"
-            }
-        ),
+        Some(b) if c.rust_pool_at_threshold => tf!("{} bytes: mmap side", group_digits(b)),
+        Some(b) => tf!("{} bytes: heap side", group_digits(b)),
         None => "—".to_string(),
     };
     let pages = match env.wasm_pages {
@@ -105,22 +97,25 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         _ => None,
     };
     let wasm = match env.wasm_pages {
-        None => "measured only in your browser".to_string(),
+        None => t!("measured only in your browser").into_owned(),
         Some(_) if c.rust_bytes > MAX_TRY_BYTES => {
-            f!("not tried (over {} bytes)", group_digits(MAX_TRY_BYTES))
+            tf!("not tried (over {} bytes)", group_digits(MAX_TRY_BYTES))
         }
         Some(_) => match pages {
-            Some((a, b, d)) => f!(
-                "{a} → {b} → {d} pages of 64 KiB ({} → {} → {} bytes)",
+            Some((a, b, d)) => tf!(
+                "{} → {} → {} pages of 64 KiB ({} → {} → {} bytes)",
+                a,
+                b,
+                d,
                 group_digits(a as u64 * WASM_PAGE),
                 group_digits(b as u64 * WASM_PAGE),
                 group_digits(d as u64 * WASM_PAGE)
             ),
-            None => "not tried (the allocator refused)".to_string(),
+            None => t!("not tried (the allocator refused)").into_owned(),
         },
     };
     let why = if c.pool_pushes_into_loh {
-        f!(
+        tf!(
             "new {}[{}] is {} bytes and stays in gen 0, but the pool allocates a {}-element array: {} bytes with the header, in the LOH.",
             elem.key(),
             group_digits(n),
@@ -129,36 +124,52 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
             group_digits(dotnet_object_bytes(c.pool_length.unwrap_or(0), elem.size()))
         )
     } else {
-        f!(
+        tf!(
             ".NET counts the 24-byte header: {} + 24 = {} bytes against the 85,000-byte threshold. glibc adds its 8-byte size word and rounds to 16.",
             group_digits(c.rust_bytes),
             group_digits(c.dotnet_bytes)
         )
     };
-    let announce = f!(
-        "new {}[{}]: {} bytes, {} the large-object heap; the pool's array {}.",
-        elem.key(),
-        group_digits(n),
-        group_digits(c.dotnet_bytes),
-        if c.dotnet_new_in_loh { "in" } else { "not in" },
-        if c.pool_in_loh { "is in it" } else { "is not" }
-    );
+    let (key, length, bytes) = (elem.key(), group_digits(n), group_digits(c.dotnet_bytes));
+    // The pool's array is never shorter than the request: where `new` is in the LOH, so is it.
+    let announce = if c.dotnet_new_in_loh {
+        tf!(
+            "new {}[{}]: {} bytes, in the large-object heap; the pool's array is in it.",
+            key,
+            length,
+            bytes
+        )
+    } else if c.pool_in_loh {
+        tf!(
+            "new {}[{}]: {} bytes, not in the large-object heap; the pool's array is in it.",
+            key,
+            length,
+            bytes
+        )
+    } else {
+        tf!(
+            "new {}[{}]: {} bytes, not in the large-object heap; the pool's array is not.",
+            key,
+            length,
+            bytes
+        )
+    };
     Ok((
         vec![
             Part::Drawing(drawing(&c, pages)),
             Part::Pairs(vec![
-                pair(".NET: `new T[n]`, header included", "cliff-dotnet-bytes", group_digits(c.dotnet_bytes)),
-                pair(".NET: in the large-object heap?", "cliff-dotnet-loh", yes_no(c.dotnet_new_in_loh)),
-                pair(".NET: first length in the LOH for this type", "cliff-first-loh", group_digits(c.first_loh_length)),
-                pair("Pool: bucket (index, length)", "cliff-pool-bucket", pool_bucket),
-                pair("Pool: its array in the LOH?", "cliff-pool-loh", pool_loh),
-                pair("Rust: bytes a `Vec` asks for", "cliff-rust-bytes", group_digits(c.rust_bytes)),
-                pair("glibc: chunk size", "cliff-glibc-chunk", group_digits(c.glibc_chunk)),
-                pair("glibc: at or over the default mmap threshold?", "cliff-glibc-mmap", glibc_mmap),
-                pair("glibc: threshold after freeing that block", "cliff-glibc-after", after),
-                pair("glibc: the Rust pool's bucket buffer", "cliff-rust-pool", rust_pool),
+                pair(n!(".NET: `new T[n]`, header included"), "cliff-dotnet-bytes", group_digits(c.dotnet_bytes)),
+                pair(n!(".NET: in the large-object heap?"), "cliff-dotnet-loh", yes_no(c.dotnet_new_in_loh)),
+                pair(n!(".NET: first length in the LOH for this type"), "cliff-first-loh", group_digits(c.first_loh_length)),
+                pair(n!("Pool: bucket (index, length)"), "cliff-pool-bucket", pool_bucket),
+                pair(n!("Pool: its array in the LOH?"), "cliff-pool-loh", pool_loh),
+                pair(n!("Rust: bytes a `Vec` asks for"), "cliff-rust-bytes", group_digits(c.rust_bytes)),
+                pair(n!("glibc: chunk size"), "cliff-glibc-chunk", group_digits(c.glibc_chunk)),
+                pair(n!("glibc: at or over the default mmap threshold?"), "cliff-glibc-mmap", glibc_mmap),
+                pair(n!("glibc: threshold after freeing that block"), "cliff-glibc-after", after),
+                pair(n!("glibc: the Rust pool's bucket buffer"), "cliff-rust-pool", rust_pool),
                 pair(
-                    "This page (wasm): linear memory before → holding it → after free",
+                    n!("This page (wasm): linear memory before → holding it → after free"),
                     "cliff-wasm",
                     wasm,
                 ),
@@ -169,7 +180,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
             },
             Part::Note {
                 id: Some("cliff-wasm-note"),
-                text: "Linear memory only grows and is never given back: the wasm line depends on everything this page allocated before, earlier requests included. Reload the page for a fresh start.".into(),
+                text: t!("Linear memory only grows and is never given back: the wasm line depends on everything this page allocated before, earlier requests included. Reload the page for a fresh start.").into_owned(),
             },
         ],
         announce,
@@ -229,15 +240,22 @@ pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
         52,
         "glibc",
         GLIBC_MMAP_THRESHOLD,
-        "heap",
+        &t!("heap"),
         "mmap",
     );
     let after = c.glibc_threshold_after_free.unwrap_or(GLIBC_MMAP_THRESHOLD);
     let heap_after = match c.glibc_threshold_after_free {
-        Some(t) => f!("heap, up to {} B", group_digits(t)),
-        None => "heap".to_string(),
+        Some(t) => tf!("heap, up to {} B", group_digits(t)),
+        None => t!("heap").into_owned(),
     };
-    lane(&mut shapes, 78, "after a free", after, &heap_after, "mmap");
+    lane(
+        &mut shapes,
+        78,
+        &t!("after a free"),
+        after,
+        &heap_after,
+        "mmap",
+    );
     if let Some(t) = c.glibc_threshold_after_free {
         let (from, to) = (x_of(GLIBC_MMAP_THRESHOLD), x_of(t));
         shapes.push(dashed((from, 74), (to, 74), Ink::Mark));
@@ -273,18 +291,18 @@ pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
     };
     shapes.push(Shape::Label {
         at: (xd, 16),
-        text: f!("your request: {} B", group_digits(c.rust_bytes)),
+        text: tf!("your request: {} B", group_digits(c.rust_bytes)),
         ink: Ink::Mark,
         anchor,
     });
     let mut height = axis_y + 26;
     if let Some((before, holding, after)) = pages {
         let top = before.max(holding).max(after).max(1) as u64;
-        shapes.push(label((X0 - 8, height + 10), "wasm memory", Anchor::End));
+        shapes.push(label((X0 - 8, height + 10), t!("wasm memory"), Anchor::End));
         for (i, (name, p)) in [
-            ("before", before),
-            ("holding it", holding),
-            ("after free", after),
+            (t!("before"), before),
+            (t!("holding it"), holding),
+            (t!("after free"), after),
         ]
         .into_iter()
         .enumerate()
@@ -301,37 +319,50 @@ pub fn drawing(c: &Cliff, pages: Option<(usize, usize, usize)>) -> Drawing {
             });
             shapes.push(label(
                 (X0 + w + 6, y + 10),
-                f!("{name}: {} pages", group_digits(p as u64)),
+                tf!("{}: {} pages", name, group_digits(p as u64)),
                 Anchor::Start,
             ));
         }
         height += 3 * 16 + 4;
     }
-    let glibc = if c.glibc_at_threshold {
-        "glibc maps it"
+    let axis = if c.dotnet_new_in_loh {
+        tf!(
+            "{} B on a size axis from 1 KiB to 64 MiB: in .NET's large-object heap (85,000 B with the header)",
+            group_digits(c.rust_bytes)
+        )
     } else {
-        "glibc serves it from the heap"
+        tf!(
+            "{} B on a size axis from 1 KiB to 64 MiB: below .NET's large-object heap (85,000 B with the header)",
+            group_digits(c.rust_bytes)
+        )
+    };
+    let glibc = if c.glibc_at_threshold {
+        t!("glibc maps it")
+    } else {
+        t!("glibc serves it from the heap")
+    };
+    let freeing = match c.glibc_threshold_after_free {
+        Some(t) => tf!(
+            "freeing it raises glibc's threshold to {} B",
+            group_digits(t)
+        ),
+        None => t!("freeing it leaves glibc's threshold where it was").into_owned(),
     };
     Drawing {
         id: "cliff-drawing",
-        title: f!(
-            "{} B on a size axis from 1 KiB to 64 MiB: {} .NET's large-object heap (85,000 B with the header); {}; {}{}",
-            group_digits(c.rust_bytes),
-            if c.dotnet_new_in_loh { "in" } else { "below" },
-            glibc,
-            match c.glibc_threshold_after_free {
-                Some(t) => f!(
-                    "freeing it raises glibc's threshold to {} B",
-                    group_digits(t)
-                ),
-                None => "freeing it leaves glibc's threshold where it was".to_string(),
-            },
-            match pages {
-                Some((a, b, d)) =>
-                    f!("; this page's linear memory went {a} → {b} → {d} pages and never shrinks."),
-                None => ".".to_string(),
-            }
-        ),
+        // Clauses joined by `; `, each one message.
+        title: match pages {
+            Some((a, b, d)) => f!(
+                "{axis}; {glibc}; {freeing}; {}",
+                tf!(
+                    "this page's linear memory went {} → {} → {} pages and never shrinks.",
+                    a,
+                    b,
+                    d
+                )
+            ),
+            None => f!("{axis}; {glibc}; {freeing}."),
+        },
         width: 400,
         height,
         shapes,

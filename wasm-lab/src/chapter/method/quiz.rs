@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quiz::data::{Citable, LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 pub const CITABLE: Citable = Citable {
     name: "citable",
@@ -27,21 +27,21 @@ pub const PEERS: LessTime = LessTime {
     ratios: &[
         Ratio {
             key: "peers.1048576.pool_vs_system_write",
-            a: "this course's pool (rent, fill, return)",
-            b: "System malloc + fill + free",
-            at: "at 1 MiB",
+            a: n!("this course's pool (rent, fill, return)"),
+            b: n!("System malloc + fill + free"),
+            at: n!("at 1 MiB"),
         },
         Ratio {
             key: "peers.1048576.pool_vs_object_pool_write",
-            a: "this course's pool (rent, fill, return)",
-            b: "the object-pool crate (pull, fill, drop)",
-            at: "at 1 MiB",
+            a: n!("this course's pool (rent, fill, return)"),
+            b: n!("the object-pool crate (pull, fill, drop)"),
+            at: n!("at 1 MiB"),
         },
         Ratio {
             key: "peers.1048576.pool_vs_mimalloc_write",
-            a: "this course's pool (rent, fill, return)",
-            b: "mimalloc alloc + fill + free",
-            at: "at 1 MiB",
+            a: n!("this course's pool (rent, fill, return)"),
+            b: n!("mimalloc alloc + fill + free"),
+            at: n!("at 1 MiB"),
         },
     ],
 };
@@ -52,7 +52,7 @@ pub const AFTER_FREE_MMAPPED_KEY: &str = "cliff.dynamic.after_free_mmapped";
 
 pub const QUIZ: Quiz = Quiz {
     id: "method",
-    title: "Method and limits",
+    title: n!("Method and limits"),
     kinds: &[&PairedRatio, &CITABLE, &PEERS, &AfterFree],
     figures: &[
         "peers.1048576.pool_write",
@@ -134,7 +134,7 @@ impl Kind for PairedRatio {
         })
     }
     fn prompt(&self, l: &Load) -> String {
-        format!(
+        tf!(
             "Operation A takes {} ns and B {} ns. Halfway through a run of 20 batches a background job slows the machine by {}×. The bench runs A and B in paired rounds (they take turns, batch by batch) and reports the median of the per-round ratios. What B ÷ A does it report?",
             l.a,
             l.b,
@@ -146,7 +146,7 @@ impl Kind for PairedRatio {
         let unpaired = measured_ratio(l, false);
         Ok(Solution::choice(
             ratio(paired),
-            format!(
+            tf!(
                 "In every round A and B ran under the same load, so the slowdown cancels out of each round's ratio: {} ÷ {} = {}. Timing all of A first and all of B after would have reported {}: the background job would have been charged to B. That is why the book cites paired ratios, and absolute times only when the noise is low",
                 l.b,
                 l.a,
@@ -156,15 +156,15 @@ impl Kind for PairedRatio {
         )
         .mistake(
             ratio(unpaired),
-            "That charges the whole slowdown to B, as timing all of A first and all of B after would: in paired rounds both sides see the same load",
+            t!("That charges the whole slowdown to B, as timing all of A first and all of B after would: in paired rounds both sides see the same load"),
         )
         .mistake(
             ratio(l.a as f64 / l.b as f64),
-            "That is A ÷ B; the question asks for B ÷ A",
+            t!("That is A ÷ B; the question asks for B ÷ A"),
         )
         .mistake(
             ratio(paired * l.slowdown as f64 / 10.0),
-            "The slowdown hits both sides of each pair alike: does it survive in their ratio",
+            t!("The slowdown hits both sides of each pair alike: does it survive in their ratio"),
         ))
     }
 }
@@ -186,7 +186,7 @@ impl Kind for AfterFree {
         Ok(Processes { processes })
     }
     fn prompt(&self, p: &Processes) -> String {
-        format!(
+        tf!(
             "The cliff bench starts {} fresh processes, each allocating a buffer just past the mmap edge, freeing it, and allocating it again (glibc's default, dynamic threshold). In how many of them was the second buffer still served by mmap?",
             group_digits(p.processes)
         )
@@ -196,7 +196,7 @@ impl Kind for AfterFree {
         let n = f.value.round() as u64;
         Ok(Solution::number(
             n,
-            format!(
+            tf!(
                 "Measured on {}: {} of {} ({}). Freeing an mmapped chunk raises glibc's dynamic threshold to its size, so the same request is then served from the heap: a process measures the cliff only once, which is why the bench starts a fresh process for every sample",
                 page.machine,
                 group_digits(n),
@@ -204,10 +204,12 @@ impl Kind for AfterFree {
                 f.title
             ),
         )
-        .hint("What does glibc's dynamic threshold do when an mmapped chunk is freed")
+        .hint(t!(
+            "What does glibc's dynamic threshold do when an mmapped chunk is freed"
+        ))
         .mistake(
             p.processes,
-            "The first buffer was mmapped, but freeing it changes glibc's threshold for the next one",
+            t!("The first buffer was mmapped, but freeing it changes glibc's threshold for the next one"),
         ))
     }
 }

@@ -11,10 +11,12 @@ use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::bucket::bucket_of_length;
 use bufpool::pool::PoolError;
 use lab_text::group_digits;
+use lab_text::tr::get_dynamic;
+use lab_text::{n, t, tf};
 
 pub const QUIZ: Quiz = Quiz {
     id: "return-contract",
-    title: "The return contract",
+    title: n!("The return contract"),
     kinds: &[
         &SharedAfterReturns,
         &ForeignAccepted,
@@ -27,7 +29,10 @@ pub const QUIZ: Quiz = Quiz {
 };
 
 fn err(e: PoolError) -> String {
-    format!("the lab could not run this: {e}")
+    tf!(
+        "the lab could not run this: {}",
+        crate::pool_words::pool_error(&e)
+    )
 }
 
 /// "Return once / twice (checked or not): do the next two renters share a buffer?"
@@ -69,31 +74,37 @@ impl Kind for SharedAfterReturns {
         })
     }
     fn prompt(&self, r: &Returns) -> String {
-        format!(
-            "{}You rent 64 bytes as x and return x {}. Then r1 and r2 each rent 64 bytes. Do r1 and r2 hold the same buffer?",
-            if r.checked {
-                "Checked mode is on. "
-            } else {
-                "A pool with .NET's rules. "
-            },
-            if r.twice { "twice in a row" } else { "once" }
-        )
+        let rules = if r.checked {
+            t!("Checked mode is on.")
+        } else {
+            t!("A pool with .NET's rules.")
+        };
+        let story = if r.twice {
+            t!(
+                "You rent 64 bytes as x and return x twice in a row. Then r1 and r2 each rent 64 bytes. Do r1 and r2 hold the same buffer?"
+            )
+        } else {
+            t!(
+                "You rent 64 bytes as x and return x once. Then r1 and r2 each rent 64 bytes. Do r1 and r2 hold the same buffer?"
+            )
+        };
+        format!("{rules} {story}")
     }
     fn solve(&self, p: &Returns, _: &Page) -> Result<Solution, String> {
         let r = double_return(1, p.twice, p.checked).map_err(err)?;
         let why: String = match (&r.second_return, p.twice) {
             // Not the error's text: it names the buffer by a number that differs from run to
             // run, and a replayed question must explain itself the same way (found by fuzzing).
-            (Some(_), _) => "The lab ran it: checked mode refused the second return as a double return (two later renters would have shared x), so x went back once and only r1 got it; r2 got a new buffer".into(),
-            (None, true) => "The lab ran it: the pool accepted the second return without a word and kept x twice (once in the thread slot, once in a partition), so r1 and r2 both got x — ReferenceEquals(r1, r2) = True".into(),
-            (None, false) => "The lab ran it: x went back once, r1 got it, and the pool had to allocate a new buffer for r2".into(),
+            (Some(_), _) => t!("The lab ran it: checked mode refused the second return as a double return (two later renters would have shared x), so x went back once and only r1 got it; r2 got a new buffer").into_owned(),
+            (None, true) => t!("The lab ran it: the pool accepted the second return without a word and kept x twice (once in the thread slot, once in a partition), so r1 and r2 both got x — ReferenceEquals(r1, r2) = True").into_owned(),
+            (None, false) => t!("The lab ran it: x went back once, r1 got it, and the pool had to allocate a new buffer for r2").into_owned(),
         };
         let hint = if r.same_buffer {
-            "Does .NET's pool check whether a returned array is already in it"
+            t!("Does .NET's pool check whether a returned array is already in it")
         } else if p.twice {
-            "What does checked mode do with a return of a buffer the pool already holds"
+            t!("What does checked mode do with a return of a buffer the pool already holds")
         } else {
-            "One return puts one buffer back: how many renters can it serve"
+            t!("One return puts one buffer back: how many renters can it serve")
         };
         Ok(Solution::yes_no(r.same_buffer, why, hint))
     }
@@ -112,33 +123,46 @@ impl Kind for ForeignAccepted {
         })
     }
     fn prompt(&self, l: &u64) -> String {
-        format!(
-            "You create a byte buffer of length {} yourself (new byte[{l}]: it never came from the pool) and return it to the shared pool. Does the pool accept it?",
-            group_digits(*l)
+        tf!(
+            "You create a byte buffer of length {} yourself (new byte[{}]: it never came from the pool) and return it to the shared pool. Does the pool accept it?",
+            group_digits(*l),
+            l
         )
     }
     fn solve(&self, &l: &u64, _: &Page) -> Result<Solution, String> {
         let r = foreign_return(l as usize, 77, false).map_err(err)?;
         let why = match (&r.refused, bucket_of_length(l as usize)) {
-            (None, Some(b)) => format!(
-                "The lab ran it: {} is the length of bucket {b}, and the pool checks only the length, not where the buffer came from — it accepted it, and the next Rent({l}) handed out your buffer{}",
-                group_digits(l),
-                r.next_reads
-                    .map_or(String::new(), |x| format!(" with your value {x} in it"))
-            ),
-            (None, None) => format!(
+            (None, Some(b)) => match r.next_reads {
+                Some(x) => tf!(
+                    "The lab ran it: {} is the length of bucket {}, and the pool checks only the length, not where the buffer came from — it accepted it, and the next Rent({}) handed out your buffer with your value {} in it",
+                    group_digits(l),
+                    b,
+                    l,
+                    x
+                ),
+                None => tf!(
+                    "The lab ran it: {} is the length of bucket {}, and the pool checks only the length, not where the buffer came from — it accepted it, and the next Rent({}) handed out your buffer",
+                    group_digits(l),
+                    b,
+                    l
+                ),
+            },
+            (None, None) => tf!(
                 "The lab ran it: a length of {} is not pooled at all, so the return is silently ignored",
                 group_digits(l)
             ),
-            (Some(e), _) => format!(
-                "The lab ran it: {} is not a bucket length (buckets are 16, 32, 64, … powers of two), so the pool refused it: “{e}”",
-                group_digits(l)
+            (Some(e), _) => tf!(
+                "The lab ran it: {} is not a bucket length (buckets are 16, 32, 64, … powers of two), so the pool refused it: “{}”",
+                group_digits(l),
+                e
             ),
         };
         Ok(Solution::yes_no(
             r.refused.is_none(),
             why,
-            "The pool cannot know where an array came from: what is the one thing it checks on a return",
+            t!(
+                "The pool cannot know where an array came from: what is the one thing it checks on a return"
+            ),
         ))
     }
 }
@@ -152,30 +176,33 @@ impl Kind for ForgottenReturn {
         Ok(1 + rng.below(120))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
-            "The lab's pool holds its full stock of 33 spare 128-byte buffers (1 + P × 32 with P = 1). A loop rents 128 bytes, hits an error and never reaches its return (no finally) — {n} rounds. How many new buffers does the pool allocate?"
+        tf!(
+            "The lab's pool holds its full stock of 33 spare 128-byte buffers (1 + P × 32 with P = 1). A loop rents 128 bytes, hits an error and never reaches its return (no finally) — {} rounds. How many new buffers does the pool allocate?",
+            n
         )
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let r = forgotten_return(n, false).map_err(err)?;
         Ok(Solution::number(
             r.new_buffers,
-            format!(
-                "The lab ran it: the first {} rounds were served from the stock, so they cost nothing — why a short test on a stocked pool cannot see this bug; each round after that allocated a new buffer: {} in {n} rounds. With the return in a finally (or a Rust guard), the answer is 0",
+            tf!(
+                "The lab ran it: the first {} rounds were served from the stock, so they cost nothing — why a short test on a stocked pool cannot see this bug; each round after that allocated a new buffer: {} in {} rounds. With the return in a finally (or a Rust guard), the answer is 0",
                 r.stock.min(n as usize),
-                r.new_buffers
+                r.new_buffers,
+                n
             ),
         )
-        .hint("The stock serves rounds for free until it runs out: how many rounds does it cover")
-        .mistake(n, "Not every round allocates: the pool first hands out the spare buffers it holds")
-        .mistake(0, "A stock runs out: without returns nothing refills it"))
+        .hint(t!("The stock serves rounds for free until it runs out: how many rounds does it cover"))
+        .mistake(n, t!("Not every round allocates: the pool first hands out the spare buffers it holds"))
+        .mistake(0, t!("A stock runs out: without returns nothing refills it")))
     }
 }
 
 /// "A 10-round test passed, production leaks": which explanation do the lab's runs support?
 pub struct TestPassed;
 
-const STOCK_HID_IT: &str = "the pool's stock of spare buffers served the test's rounds";
+/// The right option, in English (the page shows it translated, [`get_dynamic`]).
+const STOCK_HID_IT: &str = n!("the pool's stock of spare buffers served the test's rounds");
 
 impl Kind for TestPassed {
     type Params = u64;
@@ -186,7 +213,7 @@ impl Kind for TestPassed {
         Ok(rng.pick(&[200, 1_000, 5_000]) + rng.below(100))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "A handler rents 128 bytes and returns the buffer on its last line, which an error skips (no finally). Its unit test runs 10 rounds with an error each time on a warmed-up pool and checks that no new buffer was allocated: it passes. In production the same {} rounds make memory grow. Which explanation do the lab's runs support?",
             group_digits(*n)
         )
@@ -195,8 +222,8 @@ impl Kind for TestPassed {
         let test = forgotten_return(10, false).map_err(err)?;
         let prod = forgotten_return(n, false).map_err(err)?;
         Ok(Solution::choice(
-            STOCK_HID_IT,
-            format!(
+            get_dynamic(STOCK_HID_IT),
+            tf!(
                 "The lab ran both: the warmed-up pool held {} spare buffers, so the 10 test rounds allocated {} new ones, while {} rounds allocated {}. A stock only hides a forgotten return until it runs out; on a fresh pool (no stock) even 10 rounds allocate",
                 test.stock,
                 test.new_buffers,
@@ -205,12 +232,12 @@ impl Kind for TestPassed {
             ),
         )
         .mistake(
-            "production allocates larger buffers than the test",
-            "Both rent 128 bytes: compare how many buffers the pool had in hand when each started",
+            t!("production allocates larger buffers than the test"),
+            t!("Both rent 128 bytes: compare how many buffers the pool had in hand when each started"),
         )
         .mistake(
-            "the leak needs several threads, which the test does not have",
-            "The lab's run is single-threaded and still leaks: what did the pool hold when the test began",
+            t!("the leak needs several threads, which the test does not have"),
+            t!("The lab's run is single-threaded and still leaks: what did the pool hold when the test began"),
         ))
     }
 }
@@ -226,24 +253,22 @@ impl Kind for DoesItCompile {
         Ok(s.name.into())
     }
     fn prompt(&self, _: &String) -> String {
-        "Does this program compile against the lab's ownership API?".into()
+        t!("Does this program compile against the lab's ownership API?").into_owned()
     }
     fn code(&self, name: &String) -> Option<String> {
         snippet(name).map(|s| s.code.to_string())
     }
     fn solve(&self, name: &String, page: &Page) -> Result<Solution, String> {
-        let s = snippet(name).ok_or_else(|| format!("no snippet `{name}`"))?;
+        let s = snippet(name).ok_or_else(|| tf!("no snippet `{}`", name))?;
         let c = page.compiled(name)?;
-        let rustc = match c.errors.first() {
-            Some(e) => format!(" rustc, when the book was built: {e}"),
-            None if c.compiles => " rustc compiled it when the book was built.".into(),
-            None => " rustc refused it when the book was built.".into(),
+        // The snippet's words are marked in `snippets.rs` and translated here.
+        let why = get_dynamic(s.why);
+        let why = match c.errors.first() {
+            Some(e) => tf!("{}. rustc, when the book was built: {}", why, e),
+            None if c.compiles => tf!("{}. rustc compiled it when the book was built.", why),
+            None => tf!("{}. rustc refused it when the book was built.", why),
         };
-        Ok(Solution::compiles(
-            c.compiles,
-            format!("{}.{rustc}", s.why),
-            s.hint,
-        ))
+        Ok(Solution::compiles(c.compiles, why, get_dynamic(s.hint)))
     }
 }
 

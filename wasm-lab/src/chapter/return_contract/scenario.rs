@@ -20,6 +20,7 @@ use crate::chapter::stale_data::scenario::lab_pool;
 use bufpool::alloc_count::{self, AllocStats};
 use bufpool::pool::{Handle, Layout, PoolError, SharedConfig};
 use lab_text::group_digits;
+use lab_text::{t, tf};
 
 /// The largest foreign buffer the widget allocates.
 pub const MAX_FOREIGN: u64 = 1 << 20;
@@ -30,7 +31,7 @@ pub const LINE_BUFFER: usize = 128;
 
 /// A pool call's outcome as the widget shows it: `None` for "no error".
 fn refused(r: Result<(), PoolError>) -> Option<String> {
-    r.err().map(|e| e.to_string())
+    r.err().map(|e| crate::pool_words::pool_error(&e))
 }
 
 /// Double return: rent `x`, return it (twice if `twice`), rent `r1` and `r2`, set `r1[0]`, read
@@ -66,14 +67,15 @@ pub struct Snap {
 /// The bucket of the stories' 64-byte rents.
 const BUCKET_64: usize = 2;
 
-/// Where a rent's buffer came from, read from the pool's layout before and after.
-fn came_from(before: &Layout<u64>, after: &Layout<u64>) -> &'static str {
+/// What variable `who` got from a rent, read from the pool's layout before and after: `x gets
+/// the thread slot's buffer`.
+fn came_from(who: &str, before: &Layout<u64>, after: &Layout<u64>) -> String {
     if before.slot.is_some() && after.slot.is_none() {
-        "the thread slot's buffer"
+        tf!("{} gets the thread slot's buffer", who)
     } else if before.len() > after.len() {
-        "a buffer from partition 0"
+        tf!("{} gets a buffer from partition 0", who)
     } else {
-        "a new buffer (the pool had none to hand out)"
+        tf!("{} gets a new buffer (the pool had none to hand out)", who)
     }
 }
 
@@ -99,23 +101,23 @@ pub fn double_return_traced(
     holders.push(("x", Some(x.id()), false));
     record(
         "byte[] x = pool.Rent(64);",
-        format!("x gets {}", came_from(&before, &pool.layout(BUCKET_64))),
+        came_from("x", &before, &pool.layout(BUCKET_64)),
         &holders,
     );
     pool.return_handle(&x, false)?;
     holders[0].2 = true;
     record(
         "pool.Return(x);",
-        "x goes back: the pool keeps it in this thread's slot".into(),
+        t!("x goes back: the pool keeps it in this thread's slot").into_owned(),
         &holders,
     );
     let second_return = if twice {
         let refused = refused(pool.return_handle(&x, false));
         let after = pool.layout(BUCKET_64);
         let text = match &refused {
-            Some(e) => format!("Refused in checked mode: {e}"),
-            None if after.len() == 2 => "Accepted without an error: x takes the slot again and the slot's buffer — x itself — moves to partition 0. The pool now holds the same buffer twice".into(),
-            None => "Accepted without an error".into(),
+            Some(e) => tf!("Refused in checked mode: {}", e),
+            None if after.len() == 2 => t!("Accepted without an error: x takes the slot again and the slot's buffer — x itself — moves to partition 0. The pool now holds the same buffer twice").into_owned(),
+            None => t!("Accepted without an error").into_owned(),
         };
         record("pool.Return(x); // again", text, &holders);
         refused
@@ -127,38 +129,43 @@ pub fn double_return_traced(
     holders.push(("r1", Some(r1.id()), false));
     record(
         "byte[] r1 = pool.Rent(64);",
-        format!("r1 gets {}", came_from(&before, &pool.layout(BUCKET_64))),
+        came_from("r1", &before, &pool.layout(BUCKET_64)),
         &holders,
     );
     let before = pool.layout(BUCKET_64);
     let r2 = pool.rent(64)?;
     holders.push(("r2", Some(r2.id()), false));
     let same_buffer = r1.ptr_eq(&r2);
+    let got = came_from("r2", &before, &pool.layout(BUCKET_64));
     record(
         "byte[] r2 = pool.Rent(64);",
-        format!(
-            "r2 gets {}: ReferenceEquals(r1, r2) = {}",
-            came_from(&before, &pool.layout(BUCKET_64)),
-            if same_buffer {
-                "True, two renters share one buffer"
-            } else {
-                "False"
-            }
-        ),
+        if same_buffer {
+            tf!(
+                "{}: ReferenceEquals(r1, r2) = True, two renters share one buffer",
+                got
+            )
+        } else {
+            format!("{got}: ReferenceEquals(r1, r2) = False")
+        },
         &holders,
     );
     r1.write(0, value)?;
     let r2_reads = r2.read(0)?;
     record(
         &format!("r1[0] = {value}; Console.WriteLine(r2[0]);"),
-        format!(
-            "r1 writes {value}; r2[0] reads {r2_reads}{}",
-            if same_buffer {
-                ": r1's write shows through r2"
-            } else {
-                ": r2 is untouched"
-            }
-        ),
+        if same_buffer {
+            tf!(
+                "r1 writes {}; r2[0] reads {}: r1's write shows through r2",
+                value,
+                r2_reads
+            )
+        } else {
+            tf!(
+                "r1 writes {}; r2[0] reads {}: r2 is untouched",
+                value,
+                r2_reads
+            )
+        },
         &holders,
     );
     Ok((
@@ -215,7 +222,7 @@ pub struct ForeignReturn {
 /// Why a widget value cannot run.
 pub fn check_foreign_length(length: u64) -> Result<usize, String> {
     if length > MAX_FOREIGN {
-        return Err(format!(
+        return Err(tf!(
             "This widget allocates the foreign buffer in your browser: choose at most {} elements",
             group_digits(MAX_FOREIGN)
         ));

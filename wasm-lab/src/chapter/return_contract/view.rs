@@ -7,7 +7,7 @@ use crate::chapter::return_contract::scenario::{
     DoubleReturn, Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced,
     foreign_return, forgotten_return, use_after_return,
 };
-use crate::input::{field_byte, field_number, field_size};
+use crate::input::{InputError, field_byte, field_number, field_size, parse_number};
 use crate::view::pool::{BucketView, Holder, Names, PoolView};
 use crate::view::{
     Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Slot, Step, Steps, View,
@@ -16,6 +16,7 @@ use crate::view::{
 use bufpool::pool::SharedConfig;
 use lab_text::f;
 use lab_text::group_digits;
+use lab_text::{n, t, tf};
 
 pub const WIDGET: Widget = Widget {
     name: "return-contract",
@@ -39,7 +40,7 @@ pub fn form(_initial: &str) -> Form {
                 intro: None,
                 fields: vec![Field::new(
                     "contract-checked",
-                    "checked mode (beyond .NET: the pool reports misuse as errors)",
+                    n!("checked mode (beyond .NET: the pool reports misuse as errors)"),
                     Kind::Check,
                     "false",
                 )],
@@ -47,16 +48,23 @@ pub fn form(_initial: &str) -> Form {
             },
             group(
                 "dr",
-                "Double return",
-                "`x = pool.Rent(64); pool.Return(x);` then, if ticked, `pool.Return(x);` again; then `r1 = pool.Rent(64); r2 = pool.Rent(64); r1[0] = …`",
+                n!("Double return"),
+                n!(
+                    "`x = pool.Rent(64); pool.Return(x);` then, if ticked, `pool.Return(x);` again; then `r1 = pool.Rent(64); r2 = pool.Rent(64); r1[0] = …`"
+                ),
                 vec![
-                    Field::new("dr-twice", "`pool.Return(x);` again", Kind::Check, "true"),
+                    Field::new(
+                        "dr-twice",
+                        n!("`pool.Return(x);` again"),
+                        Kind::Check,
+                        "true",
+                    ),
                     Field::new("dr-value", "`r1[0] =`", Kind::Number, "11"),
                 ],
             ),
             group(
                 "uar",
-                "Use after return",
+                n!("Use after return"),
                 "`stale = pool.Rent(64); pool.Return(stale); fresh = pool.Rent(64);`",
                 vec![
                     Field::new("uar-fresh", "`fresh[0] =`", Kind::Number, "200"),
@@ -65,7 +73,7 @@ pub fn form(_initial: &str) -> Form {
             ),
             group(
                 "fr",
-                "Foreign return",
+                n!("Foreign return"),
                 "`mine = new byte[length]; mine[0] = …; pool.Return(mine); got = pool.Rent(mine.Length);`",
                 vec![
                     Field::new("fr-length", "`length`", Kind::Number, "128"),
@@ -74,23 +82,25 @@ pub fn form(_initial: &str) -> Form {
             ),
             group(
                 "mf",
-                "The missing `finally`",
-                "The pool starts with its full stock of 128-byte buffers; each round rents 128 bytes and fails.",
+                n!("The missing `finally`"),
+                n!(
+                    "The pool starts with its full stock of 128-byte buffers; each round rents 128 bytes and fails."
+                ),
                 // More rounds than the stock of 33: the forgotten return shows once the stock is gone.
-                vec![Field::new("mf-rounds", "rounds", Kind::Number, "100")],
+                vec![Field::new("mf-rounds", n!("rounds"), Kind::Number, "100")],
             ),
         ],
     }
 }
 
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
+fn yes_no(b: bool) -> String {
+    if b { t!("yes") } else { t!("no") }.into_owned()
 }
 
 fn accepted(outcome: &Option<String>, ok: &str) -> String {
     outcome
         .as_ref()
-        .map_or(ok.to_string(), |e| f!("error: {e}"))
+        .map_or(ok.to_string(), |e| tf!("error: {}", e))
 }
 
 pub fn view(inputs: &Inputs, env: &Env) -> View {
@@ -124,23 +134,22 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
 fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, String), String> {
     let twice = inputs.checked("dr-twice");
     let value = field_byte("r1[0]", inputs.get("dr-value"))?;
-    let (r, snaps) = double_return_traced(value, twice, checked).map_err(|e| e.to_string())?;
-    let question = f!(
-        "{}`r1 = pool.Rent(64); r2 = pool.Rent(64);` — do `r1` and `r2` share one buffer?",
-        if twice {
-            "After the second `Return(x)`, "
-        } else {
-            "After one `Return(x)`, "
-        }
-    );
+    let (r, snaps) = double_return_traced(value, twice, checked)
+        .map_err(|e| crate::pool_words::pool_error(&e))?;
+    let question = if twice {
+        t!("After the second `Return(x)`, `r1 = pool.Rent(64); r2 = pool.Rent(64);` — do `r1` and `r2` share one buffer?")
+    } else {
+        t!("After one `Return(x)`, `r1 = pool.Rent(64); r2 = pool.Rent(64);` — do `r1` and `r2` share one buffer?")
+    }
+    .into_owned();
     let gate = Gate {
         slot: "dr",
         id: "dr-predict",
         verdict: "dr-verdict",
         question,
         choices: vec![
-            ("yes".to_string(), "yes, the same buffer".to_string()),
-            ("no".to_string(), "no, two buffers".to_string()),
+            ("yes".to_string(), t!("yes, the same buffer").into_owned()),
+            ("no".to_string(), t!("no, two buffers").into_owned()),
         ],
         // Checked mode changes the outcome though the question does not name it.
         setting: f!("{twice} {value} {checked}"),
@@ -149,27 +158,30 @@ fn double(inputs: &Inputs, env: &Env, checked: bool) -> Result<(Vec<Part>, Strin
         let said = match t {
             "yes" => true,
             "no" => false,
-            _ => return Err("choose yes or no".to_string()),
+            _ => return Err(t!("choose yes or no").into_owned()),
         };
         let held = said == r.same_buffer;
         Ok(Graded {
             held,
-            verdict: f!(
-                "Your prediction {}: `r1` and `r2` {}.",
-                if held { "held" } else { "did not hold" },
-                if r.same_buffer {
-                    "are the same buffer"
-                } else {
-                    "are two buffers"
+            verdict: match (held, r.same_buffer) {
+                (true, true) => t!("Your prediction held: `r1` and `r2` are the same buffer."),
+                (true, false) => t!("Your prediction held: `r1` and `r2` are two buffers."),
+                (false, true) => {
+                    t!("Your prediction did not hold: `r1` and `r2` are the same buffer.")
                 }
-            ),
+                (false, false) => {
+                    t!("Your prediction did not hold: `r1` and `r2` are two buffers.")
+                }
+            }
+            .into_owned(),
             nudge: if !twice {
-                "One `Return(x)` puts `x` in the pool once, and the first `Rent` takes it: where can the second `Rent`'s buffer come from?".into()
+                t!("One `Return(x)` puts `x` in the pool once, and the first `Rent` takes it: where can the second `Rent`'s buffer come from?")
             } else if checked {
-                "Checked mode is on: what does this pool do with a second `Return(x)` of a buffer it already holds?".into()
+                t!("Checked mode is on: what does this pool do with a second `Return(x)` of a buffer it already holds?")
             } else {
-                "The .NET pool does not look at what it already holds: after two `Return(x)`, how many times is `x` in the pool, and what do two `Rent` calls take out?".into()
-            },
+                t!("The .NET pool does not look at what it already holds: after two `Return(x)`, how many times is `x` in the pool, and what do two `Rent` calls take out?")
+            }
+            .into_owned(),
         })
     };
     let mut parts = match gate.decide(inputs, grade) {
@@ -197,12 +209,12 @@ fn outcome(r: &DoubleReturn, twice: bool, steps: Vec<Step>, inputs: &Inputs) -> 
         Part::Steps(Steps::new("dr-steps", "dr", inputs, steps, 0)),
         Part::Pairs(vec![
             pair(
-                "Second return",
+                n!("Second return"),
                 "dr-second",
                 if twice {
-                    accepted(&r.second_return, "accepted, no error")
+                    accepted(&r.second_return, &t!("accepted, no error"))
                 } else {
-                    "not made".into()
+                    t!("not made").into_owned()
                 },
             ),
             pair(
@@ -210,7 +222,7 @@ fn outcome(r: &DoubleReturn, twice: bool, steps: Vec<Step>, inputs: &Inputs) -> 
                 "dr-same",
                 yes_no(r.same_buffer),
             ),
-            pair("`r2[0]` reads", "dr-r2", r.r2_reads.to_string()),
+            pair(n!("`r2[0]` reads"), "dr-r2", r.r2_reads.to_string()),
         ]),
     ]
 }
@@ -239,7 +251,7 @@ pub fn steps(snaps: &[Snap]) -> Vec<Step> {
                         name: name.to_string(),
                         buf: id.map(|id| names.of(id)),
                         note: if returned {
-                            "(returned; the variable still points at it)".into()
+                            t!("(returned; the variable still points at it)").into_owned()
                         } else {
                             String::new()
                         },
@@ -256,7 +268,8 @@ pub fn steps(snaps: &[Snap]) -> Vec<Step> {
 fn uar(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
     let fresh = field_byte("fresh[0]", inputs.get("uar-fresh"))?;
     let stale = field_byte("stale[0]", inputs.get("uar-stale"))?;
-    let r = use_after_return(fresh, stale, checked).map_err(|e| e.to_string())?;
+    let r =
+        use_after_return(fresh, stale, checked).map_err(|e| crate::pool_words::pool_error(&e))?;
     Ok(vec![Part::Pairs(vec![
         pair(
             "`ReferenceEquals(fresh, stale)`",
@@ -264,11 +277,15 @@ fn uar(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
             yes_no(r.same_buffer),
         ),
         pair(
-            "The stale write",
+            n!("The stale write"),
             "uar-write",
-            accepted(&r.stale_write, "went through, no error"),
+            accepted(&r.stale_write, &t!("went through, no error")),
         ),
-        pair("`fresh[0]` reads", "uar-reads", r.fresh_reads.to_string()),
+        pair(
+            n!("`fresh[0]` reads"),
+            "uar-reads",
+            r.fresh_reads.to_string(),
+        ),
     ])])
 }
 
@@ -277,12 +294,13 @@ fn foreign(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
     let length = field_size("length", inputs.get("fr-length"))
         .and_then(|n| check_foreign_length(n).map_err(|e| f!("length: {e}")))?;
     let value = field_byte("mine[0]", inputs.get("fr-value"))?;
-    let r = foreign_return(length, value, checked).map_err(|e| e.to_string())?;
+    let r =
+        foreign_return(length, value, checked).map_err(|e| crate::pool_words::pool_error(&e))?;
     Ok(vec![Part::Pairs(vec![
         pair(
-            "The return",
+            n!("The return"),
             "fr-return",
-            accepted(&r.refused, "accepted, no error"),
+            accepted(&r.refused, &t!("accepted, no error")),
         ),
         pair(
             "`ReferenceEquals(got, mine)`",
@@ -290,23 +308,20 @@ fn foreign(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
             yes_no(r.next_is_mine),
         ),
         pair(
-            "`got[0]` reads",
+            n!("`got[0]` reads"),
             "fr-reads",
-            r.next_reads
-                .map_or("nothing (an empty buffer)".into(), |x| x.to_string()),
+            r.next_reads.map_or_else(
+                || t!("nothing (an empty buffer)").into_owned(),
+                |x| x.to_string(),
+            ),
         ),
     ])])
 }
 
 fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
-    let n = field_number("Rounds", inputs.get("mf-rounds"), MAX_ROUNDS).map_err(|e| {
-        e.replace(
-            "is more than this field takes",
-            "is more than this widget runs in your browser",
-        )
-    })?;
-    let with = forgotten_return(n, true).map_err(|e| e.to_string())?;
-    let without = forgotten_return(n, false).map_err(|e| e.to_string())?;
+    let n = rounds_field(inputs.get("mf-rounds"))?;
+    let with = forgotten_return(n, true).map_err(|e| crate::pool_words::pool_error(&e))?;
+    let without = forgotten_return(n, false).map_err(|e| crate::pool_words::pool_error(&e))?;
     let bytes = |f: &Forgotten| {
         f.alloc.map_or("—".into(), |a| {
             f!("{} B", group_digits(a.bytes_allocated))
@@ -314,24 +329,40 @@ fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
     };
     Ok(vec![Part::Pairs(vec![
         pair(
-            "Spare buffers at the start",
+            n!("Spare buffers at the start"),
             "mf-stock",
             with.stock.to_string(),
         ),
         pair(
-            "New buffers, return in `finally`",
+            n!("New buffers, return in `finally`"),
             "mf-with",
             group_digits(with.new_buffers),
         ),
         pair(
-            "New buffers, return forgotten on the error path",
+            n!("New buffers, return forgotten on the error path"),
             "mf-without",
             group_digits(without.new_buffers),
         ),
         pair(
-            "Bytes allocated, `finally` / forgotten",
+            n!("Bytes allocated, `finally` / forgotten"),
             "mf-bytes",
             f!("{} / {}", bytes(&with), bytes(&without)),
         ),
     ])])
+}
+
+/// The rounds: a number field whose limit is what this widget runs in the reader's browser.
+fn rounds_field(text: &str) -> Result<u64, String> {
+    let name = t!("Rounds");
+    match parse_number(text) {
+        Ok(n) if n > MAX_ROUNDS => {}
+        Err(InputError::TooLarge(_)) => {}
+        _ => return field_number(&name, text, MAX_ROUNDS),
+    }
+    Err(tf!(
+        "{}: “{}” is more than this widget runs in your browser (at most {})",
+        name,
+        text.trim().chars().take(40).collect::<String>(),
+        group_digits(MAX_ROUNDS)
+    ))
 }

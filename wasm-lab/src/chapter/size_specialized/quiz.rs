@@ -7,11 +7,11 @@ use crate::chapter::size_specialized::scenario::{
     GO_SPECIALIZED_MALLOC_MAX, const_bucket_index, go_specializes, monomorphize,
 };
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution, yes_no};
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 pub const QUIZ: Quiz = Quiz {
     id: "size-specialized",
-    title: "Size-specialized rent",
+    title: n!("Size-specialized rent"),
     kinds: &[
         &CompileTimeBucket,
         &BucketRoutines,
@@ -44,24 +44,26 @@ impl Kind for CompileTimeBucket {
         Ok(rng.request())
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "A const-generic rent::<{}>() on a pool of u8: which bucket index does the compiler put in the code?",
             group_digits(*n)
         )
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
-        let i = index(n).ok_or_else(|| format!("{} is not pooled", group_digits(n)))? as u64;
+        let i = index(n).ok_or_else(|| tf!("{} is not pooled", group_digits(n)))? as u64;
         Ok(Solution::number(
             i,
-            format!(
+            tf!(
                 "The same formula, evaluated once by the compiler instead of at every rent: {}",
                 crate::calc::calculate(n).why
             ),
         )
-        .hint("The compiler evaluates the same bucket formula as the run-time rent, just earlier")
+        .hint(t!(
+            "The compiler evaluates the same bucket formula as the run-time rent, just earlier"
+        ))
         .mistake(
             n.next_power_of_two().trailing_zeros(),
-            "That is log2 of the buffer length; the first bucket already holds 16 bytes, so the index is smaller",
+            t!("That is log2 of the buffer length; the first bucket already holds 16 bytes, so the index is smaller"),
         ))
     }
 }
@@ -91,7 +93,7 @@ impl Kind for BucketRoutines {
     }
     fn prompt(&self, sizes: &Vec<u64>) -> String {
         let sizes: Vec<String> = sizes.iter().copied().map(group_digits).collect();
-        format!(
+        tf!(
             "A program calls rent::<N>() with N = {}. If the const-generic rent forwards to one specialized path per bucket, how many copies of that path are compiled?",
             sizes.join("; ")
         )
@@ -105,22 +107,22 @@ impl Kind for BucketRoutines {
                 format!(
                     "{} → {}",
                     group_digits(r.size),
-                    r.index.map_or("none".into(), |i| i.to_string())
+                    r.index.map_or(t!("none").into_owned(), |i| i.to_string())
                 )
             })
             .collect();
         Ok(Solution::number(
             m.distinct_buckets as u64,
-            format!(
+            tf!(
                 "One copy per distinct bucket ({}): {} distinct sizes, {} distinct buckets. A run-time rent compiles one path for all",
                 pairs.join(", "),
                 m.distinct_sizes,
                 m.distinct_buckets
             ),
         )
-        .hint("Map every size to its bucket first: sizes that share a bucket share a copy")
-        .mistake(m.distinct_sizes as u64, "That counts sizes; several sizes can round to the same bucket and share its copy")
-        .mistake(1, "One path is the run-time rent; the const-generic one is compiled once per bucket it is used with"))
+        .hint(t!("Map every size to its bucket first: sizes that share a bucket share a copy"))
+        .mistake(m.distinct_sizes as u64, t!("That counts sizes; several sizes can round to the same bucket and share its copy"))
+        .mistake(1, t!("One path is the run-time rent; the const-generic one is compiled once per bucket it is used with")))
     }
 }
 
@@ -141,7 +143,7 @@ impl Kind for SharedPath {
         Ok((a, b))
     }
     fn prompt(&self, &(a, b): &TwoSizes) -> String {
-        format!(
+        tf!(
             "A program calls rent::<{}>() and rent::<{}>(), and rent forwards to one specialized path per bucket. Do the two calls share one compiled copy?",
             group_digits(a),
             group_digits(b)
@@ -149,22 +151,28 @@ impl Kind for SharedPath {
     }
     fn solve(&self, &(a, b): &TwoSizes, _: &Page) -> Result<Solution, String> {
         let (ia, ib) = (index(a), index(b));
-        let show = |i: Option<usize>| i.map_or("none".into(), |i| i.to_string());
-        Ok(Solution::yes_no(
-            ia == ib,
-            format!(
-                "{} is in bucket {} and {} in bucket {}: {}",
+        let show = |i: Option<usize>| i.map_or(t!("none").into_owned(), |i| i.to_string());
+        let why = if ia == ib {
+            tf!(
+                "{} is in bucket {} and {} in bucket {}: the same bucket, one copy",
                 group_digits(a),
                 show(ia),
                 group_digits(b),
-                show(ib),
-                if ia == ib {
-                    "the same bucket, one copy"
-                } else {
-                    "two buckets, two copies"
-                }
-            ),
-            "The copies are per bucket, not per size: which bucket does each size land in",
+                show(ib)
+            )
+        } else {
+            tf!(
+                "{} is in bucket {} and {} in bucket {}: two buckets, two copies",
+                group_digits(a),
+                show(ia),
+                group_digits(b),
+                show(ib)
+            )
+        };
+        Ok(Solution::yes_no(
+            ia == ib,
+            why,
+            t!("The copies are per bucket, not per size: which bucket does each size land in"),
         ))
     }
 }
@@ -181,23 +189,31 @@ impl Kind for GoSpecializes {
         })
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
-            "Go 1.27: does p = new(T) with a {n}-byte T call a size-specialized allocation routine?"
+        tf!(
+            "Go 1.27: does p = new(T) with a {}-byte T call a size-specialized allocation routine?",
+            n
         )
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let yes = go_specializes(n);
         Ok(Solution::yes_no(
             yes,
-            format!(
-                "The compiler specializes sizes up to specializedMallocMax = {GO_SPECIALIZED_MALLOC_MAX} bytes; {n} is {} (Go reference: the Russian article on Go 1.27 quotes the compiler source)",
-                if yes {
-                    "within it, so the call site names the routine of its size class"
-                } else {
-                    "over it, so the call goes through the generic mallocgc tree"
-                }
+            if yes {
+                tf!(
+                    "The compiler specializes sizes up to specializedMallocMax = {} bytes; {} is within it, so the call site names the routine of its size class (Go reference: the Russian article on Go 1.27 quotes the compiler source)",
+                    GO_SPECIALIZED_MALLOC_MAX,
+                    n
+                )
+            } else {
+                tf!(
+                    "The compiler specializes sizes up to specializedMallocMax = {} bytes; {} is over it, so the call goes through the generic mallocgc tree (Go reference: the Russian article on Go 1.27 quotes the compiler source)",
+                    GO_SPECIALIZED_MALLOC_MAX,
+                    n
+                )
+            },
+            t!(
+                "Go specializes only small sizes: compare this one with the compiler's limit in the chapter"
             ),
-            "Go specializes only small sizes: compare this one with the compiler's limit in the chapter",
         ))
     }
 }

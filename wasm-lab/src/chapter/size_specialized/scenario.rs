@@ -27,6 +27,7 @@ use serde::Serialize;
 
 use crate::input::{InputError, parse_size};
 use bufpool::bucket::{self, MAX_BUCKET_LEN, Rounding, bucket_length};
+use lab_text::{t, tf};
 
 /// The bucket index computed by the compiler: the same formula as
 /// [`bucket::select_bucket_index`], as a `const fn` (`None` for 0 or over 2^30: those are never
@@ -87,12 +88,13 @@ pub struct Monomorphization {
 /// A message when the list is empty or too long for the widget (over 64 sizes).
 pub fn monomorphize(sizes: &[u64]) -> Result<Monomorphization, String> {
     if sizes.is_empty() {
-        return Err(
-            "Type one or more sizes, separated by spaces or semicolons, e.g. 24; 100; 4096".into(),
-        );
+        return Err(t!(
+            "Type one or more sizes, separated by spaces or semicolons, e.g. 24; 100; 4096"
+        )
+        .into_owned());
     }
     if sizes.len() > 64 {
-        return Err(format!(
+        return Err(tf!(
             "{} sizes is more than this widget lists (at most 64)",
             sizes.len()
         ));
@@ -147,19 +149,26 @@ pub fn parse_sizes(text: &str) -> Result<Vec<u64>, String> {
     for (i, word) in words.iter().enumerate() {
         if word.len() > 1 && word.starts_with('0') && word.chars().all(|c| c.is_ascii_digit()) {
             let before = if i > 0 { words[i - 1] } else { "" };
-            return Err(format!(
-                "“{before} {word}” is ambiguous: a space separates sizes, so this reads as {before} and {word}; for one size group digits with commas ({before},{word}), for two drop the leading zero"
+            return Err(tf!(
+                "“{} {}” is ambiguous: a space separates sizes, so this reads as {} and {}; for one size group digits with commas ({},{}), for two drop the leading zero",
+                before,
+                word,
+                before,
+                word,
+                before,
+                word
             ));
         }
         match parse_size(word) {
             Ok(n) => out.push(n),
             Err(InputError::Grouping(w)) => {
-                return Err(format!(
-                    "“{w}” is ambiguous: commas only group digits in threes (1,048,576); separate sizes with spaces or semicolons ({})",
+                return Err(tf!(
+                    "“{}” is ambiguous: commas only group digits in threes (1,048,576); separate sizes with spaces or semicolons ({})",
+                    w,
                     w.replace([',', '_'], "; ")
                 ));
             }
-            Err(e) => return Err(format!("“{word}”: {e}")),
+            Err(e) => return Err(tf!("“{}”: {}", word, e)),
         }
     }
     Ok(out)

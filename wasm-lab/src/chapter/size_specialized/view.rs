@@ -3,8 +3,8 @@
 
 use crate::chapter::size_specialized::scenario::{go_specializes, monomorphize, parse_sizes};
 use crate::view::{Env, Field, Form, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair};
-use lab_text::f;
 use lab_text::group_digits;
+use lab_text::{n, t, tf};
 
 pub const WIDGET: Widget = Widget {
     name: "size-specialized",
@@ -18,23 +18,23 @@ pub fn form(initial: &str) -> Form {
         "spec",
         vec![Field::new(
             "spec-input",
-            "Sizes of `rent::<N>()` call sites (bytes)",
+            n!("Sizes of `rent::<N>()` call sites (bytes)"),
             Kind::Wide,
             or(initial, "24;41;64;100;128;4096;81920").replace(';', "; "),
         )],
-        Some(
-            "Separate sizes with spaces or semicolons (24; 64; 4096); commas only group digits inside one size (1,048,576).",
-        ),
+        Some(n!(
+            "Separate sizes with spaces or semicolons (24; 64; 4096); commas only group digits inside one size (1,048,576)."
+        )),
     )
 }
 
 pub fn view(inputs: &Inputs, _env: &Env) -> View {
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let yes_no = |b: bool| if b { t!("yes") } else { t!("no") };
     View::one(
         "spec",
         parse_sizes(inputs.get("spec-input"))
-            .map_err(|e| f!("Sizes: {e}"))
-            .and_then(|sizes| monomorphize(&sizes).map_err(|e| f!("Sizes: {e}")))
+            .map_err(|e| tf!("Sizes: {}", e))
+            .and_then(|sizes| monomorphize(&sizes).map_err(|e| tf!("Sizes: {}", e)))
             .map(|m| {
                 let rows = m
                     .rows
@@ -48,14 +48,14 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                             cell(
                                 "spec-index",
                                 r.index
-                                    .map_or("none (run time)".to_string(), |i| i.to_string()),
+                                    .map_or(t!("none (run time)").into_owned(), |i| i.to_string()),
                             ),
                             cell("spec-length", group_digits(r.length)),
                             cell("spec-go", yes_no(go_specializes(r.size))),
                         ],
                     })
                     .collect();
-                let announce = f!(
+                let announce = tf!(
                     "{} sizes, {} bucket-specialized paths.",
                     m.distinct_sizes,
                     m.distinct_buckets
@@ -66,30 +66,30 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                             id: "spec-rows",
                             head: vec![
                                 "N",
-                                "Bucket index (compile time)",
-                                "Buffer length",
-                                "Go 1.27 would specialize `new(T)` of N bytes?",
+                                n!("Bucket index (compile time)"),
+                                n!("Buffer length"),
+                                n!("Go 1.27 would specialize `new(T)` of N bytes?"),
                             ],
                             rows,
                         }),
                         Part::Pairs(vec![
                             pair(
-                                "`rent::<N>` wrappers (distinct N)",
+                                n!("`rent::<N>` wrappers (distinct N)"),
                                 "spec-sizes",
                                 m.distinct_sizes.to_string(),
                             ),
                             pair(
-                                "Bucket-specialized paths (distinct buckets)",
+                                n!("Bucket-specialized paths (distinct buckets)"),
                                 "spec-buckets",
                                 m.distinct_buckets.to_string(),
                             ),
                             pair(
-                                "Sizes left to the run-time path",
+                                n!("Sizes left to the run-time path"),
                                 "spec-runtime",
                                 m.runtime_only.to_string(),
                             ),
                             pair(
-                                "Run-time rent: paths compiled",
+                                n!("Run-time rent: paths compiled"),
                                 "spec-runtime-copies",
                                 m.runtime_copies.to_string(),
                             ),

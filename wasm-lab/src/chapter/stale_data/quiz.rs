@@ -10,6 +10,7 @@ use crate::chapter::stale_data::scenario::{
 };
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use lab_text::group_digits;
+use lab_text::{n, t, tf};
 
 /// A few order lines for the quiz (ASCII and Thai, so byte and character counts differ).
 const LINES: &[&str] = &[
@@ -23,7 +24,7 @@ const LINES: &[&str] = &[
 
 pub const QUIZ: Quiz = Quiz {
     id: "stale-data",
-    title: "Stale data",
+    title: n!("Stale data"),
     kinds: &[
         &LeakedBytes,
         &NonZeroOnArrival,
@@ -59,26 +60,40 @@ impl Kind for LeakedBytes {
         Ok(1 + rng.below(40))
     }
     fn prompt(&self, &k: &u64) -> String {
-        format!(
-            "The previous renter wrote the 41-byte order line {} into a 64-byte buffer and returned it without clearing. You rent 64 bytes, write {k} bytes of your own, then read 41 bytes. How many of those 41 bytes are the previous renter's?",
-            visible(ORDER_LINE.as_bytes())
+        tf!(
+            "The previous renter wrote the 41-byte order line {} into a 64-byte buffer and returned it without clearing. You rent 64 bytes, write {} bytes of your own, then read 41 bytes. How many of those 41 bytes are the previous renter's?",
+            visible(ORDER_LINE.as_bytes()),
+            k
         )
     }
     fn solve(&self, &k: &u64, _: &Page) -> Result<Solution, String> {
         let o = run(&leaked_scenario(k)).map_err(|e| e.to_string())?;
-        Ok(Solution::number(
-            o.leaked as u64,
-            format!(
-                "The lab ran it on the pool: you got {} buffer, your {k} bytes cover offsets 0..{k}, and offsets {k}..41 still hold “{}” from the previous order — 41 − {k} = {} bytes nobody cleared",
-                if o.same_buffer { "the same" } else { "a different" },
+        let why = if o.same_buffer {
+            tf!(
+                "The lab ran it on the pool: you got the same buffer, your {} bytes cover offsets 0..{}, and offsets {}..41 still hold “{}” from the previous order — 41 − {} = {} bytes nobody cleared",
+                k,
+                k,
+                k,
                 o.leaked_text(),
+                k,
                 o.leaked
-            ),
-        )
-        .hint("Your write covers the start of the buffer; what is left in the part of the 41 bytes you did not overwrite")
-        .mistake(0, "Returning without clearing leaves the bytes where they were, and renting does not zero them either")
-        .mistake(41, "Your own write replaced the first bytes: only the rest of the 41 can be the previous renter's")
-        .mistake(k, "That is how many bytes you wrote: count the ones you did not overwrite"))
+            )
+        } else {
+            tf!(
+                "The lab ran it on the pool: you got a different buffer, your {} bytes cover offsets 0..{}, and offsets {}..41 still hold “{}” from the previous order — 41 − {} = {} bytes nobody cleared",
+                k,
+                k,
+                k,
+                o.leaked_text(),
+                k,
+                o.leaked
+            )
+        };
+        Ok(Solution::number(o.leaked as u64, why)
+        .hint(t!("Your write covers the start of the buffer; what is left in the part of the 41 bytes you did not overwrite"))
+        .mistake(0, t!("Returning without clearing leaves the bytes where they were, and renting does not zero them either"))
+        .mistake(41, t!("Your own write replaced the first bytes: only the rest of the 41 can be the previous renter's"))
+        .mistake(k, t!("That is how many bytes you wrote: count the ones you did not overwrite")))
     }
 }
 
@@ -112,7 +127,7 @@ impl Kind for NonZeroOnArrival {
     }
     fn prompt(&self, a: &Arrival) -> String {
         let s = arrival_scenario(a);
-        format!(
+        tf!(
             "A renter writes the order line {} into a 64-byte buffer and returns it with clearArray: {}. The next renter rents 64 bytes. How many non-zero bytes does its buffer hold before it writes anything?",
             visible(&s.first),
             s.clear
@@ -121,38 +136,42 @@ impl Kind for NonZeroOnArrival {
     fn solve(&self, a: &Arrival, _: &Page) -> Result<Solution, String> {
         let s = arrival_scenario(a);
         let o = run(&s).map_err(|e| e.to_string())?;
-        let same = if o.same_buffer {
-            "the same"
-        } else {
-            "a different"
-        };
-        let why = if s.clear {
-            format!(
-                "The lab ran it: the next renter got {same} buffer, and the cleared return zeroed all {} bytes of it before it went back, so it holds {} non-zero bytes",
-                o.second_length, o.nonzero_on_arrival
-            )
-        } else {
-            format!(
-                "The lab ran it: the next renter got {same} buffer, and without clearing every byte of the old line is still there — {} non-zero bytes (bytes of UTF-8, not characters)",
+        let why = match (s.clear, o.same_buffer) {
+            (true, true) => tf!(
+                "The lab ran it: the next renter got the same buffer, and the cleared return zeroed all {} bytes of it before it went back, so it holds {} non-zero bytes",
+                o.second_length,
                 o.nonzero_on_arrival
-            )
+            ),
+            (true, false) => tf!(
+                "The lab ran it: the next renter got a different buffer, and the cleared return zeroed all {} bytes of it before it went back, so it holds {} non-zero bytes",
+                o.second_length,
+                o.nonzero_on_arrival
+            ),
+            (false, true) => tf!(
+                "The lab ran it: the next renter got the same buffer, and without clearing every byte of the old line is still there — {} non-zero bytes (bytes of UTF-8, not characters)",
+                o.nonzero_on_arrival
+            ),
+            (false, false) => tf!(
+                "The lab ran it: the next renter got a different buffer, and without clearing every byte of the old line is still there — {} non-zero bytes (bytes of UTF-8, not characters)",
+                o.nonzero_on_arrival
+            ),
         };
         let text = LINES[a.line % LINES.len()];
         Ok(Solution::number(o.nonzero_on_arrival as u64, why)
-            .hint("Ask two things: did the return clear the buffer, and does the next renter get the same one")
+            .hint(t!("Ask two things: did the return clear the buffer, and does the next renter get the same one"))
             .mistake(
                 text.chars().count(),
-                "That counts characters; the buffer holds bytes of UTF-8, and a Thai character takes three",
+                t!("That counts characters; the buffer holds bytes of UTF-8, and a Thai character takes three"),
             )
             .mistake(
                 if s.clear { s.first.len() } else { 0 },
                 if s.clear {
-                    "clearArray: true zeroes the buffer on return, before anyone else can rent it"
+                    t!("clearArray: true zeroes the buffer on return, before anyone else can rent it")
                 } else {
-                    "Renting does not zero a buffer: whatever the last renter left is still there"
+                    t!("Renting does not zero a buffer: whatever the last renter left is still there")
                 },
             )
-            .mistake(64, "Only the bytes the previous renter wrote are non-zero, not the whole buffer"))
+            .mistake(64, t!("Only the bytes the previous renter wrote are non-zero, not the whole buffer")))
     }
 }
 
@@ -190,7 +209,7 @@ impl Kind for SameBucketSeesOld {
         Ok(TwoSizes { first, second })
     }
     fn prompt(&self, t: &TwoSizes) -> String {
-        format!(
+        tf!(
             "A renter rents {} bytes, writes the 41-byte order line and returns the buffer without clearing. The next renter rents {} bytes. Does the buffer it gets hold the old order line?",
             group_digits(t.first),
             group_digits(t.second)
@@ -201,19 +220,19 @@ impl Kind for SameBucketSeesOld {
         let (a, b) = (calculate(t.first), calculate(t.second));
         let bucket = |c: &crate::calc::Calculation| {
             c.index
-                .map_or("no bucket".into(), |i| format!("bucket {i}"))
+                .map_or_else(|| t!("no bucket").into_owned(), |i| tf!("bucket {}", i))
         };
         let o = run(&s).map_err(|e| e.to_string())?;
         let sees = o.same_buffer && o.nonzero_on_arrival > 0;
         let why = if o.same_buffer {
-            format!(
+            tf!(
                 "Both requests round to {} ({} bytes), so the lab's pool handed the returned buffer to the next renter with all {} bytes of the old line in it — whatever size it asked for",
                 bucket(&a),
                 group_digits(a.length),
                 o.nonzero_on_arrival
             )
         } else {
-            format!(
+            tf!(
                 "{} bytes round to {} ({} bytes) but {} bytes to {} ({} bytes): a different bucket, so the lab's pool gave the next renter another buffer, without the old line",
                 group_digits(t.first),
                 bucket(&a),
@@ -226,7 +245,9 @@ impl Kind for SameBucketSeesOld {
         Ok(Solution::yes_no(
             sees,
             why,
-            "Sizes do not have to match: round both requests to their buckets and compare the buckets",
+            t!(
+                "Sizes do not have to match: round both requests to their buckets and compare the buckets"
+            ),
         ))
     }
 }
@@ -240,21 +261,29 @@ impl Kind for PayloadAlive {
         Ok(rng.below(2) == 1)
     }
     fn prompt(&self, clear: &bool) -> String {
-        format!(
-            "A pool of Option<Arc<[u8]>>: arr[0] holds the only Arc to a 4,096-byte payload, and arr is returned with clear = {clear}. Your code drops every other reference. Is the payload still alive?"
+        tf!(
+            "A pool of Option<Arc<[u8]>>: arr[0] holds the only Arc to a {}-byte payload, and arr is returned with clear = {}. Your code drops every other reference. Is the payload still alive?",
+            group_digits(4096),
+            clear
         )
     }
     fn solve(&self, &clear: &bool, _: &Page) -> Result<Solution, String> {
         let alive = payload_alive(clear).map_err(|e| e.to_string())?;
         let why = if clear {
-            "The lab ran it: clearing overwrote arr[0] with None, which dropped the last Arc and freed the payload (.NET: IsAlive = False)"
+            t!(
+                "The lab ran it: clearing overwrote arr[0] with None, which dropped the last Arc and freed the payload (.NET: IsAlive = False)"
+            )
         } else {
-            "The lab ran it: the returned buffer sits in the pool with arr[0] still holding the Arc, so the payload stays alive until the buffer is cleared or dropped (.NET: IsAlive = True)"
+            t!(
+                "The lab ran it: the returned buffer sits in the pool with arr[0] still holding the Arc, so the payload stays alive until the buffer is cleared or dropped (.NET: IsAlive = True)"
+            )
         };
         Ok(Solution::yes_no(
             alive,
             why,
-            "Who still holds the last Arc once the array is back in the pool, and what does clearing write over it",
+            t!(
+                "Who still holds the last Arc once the array is back in the pool, and what does clearing write over it"
+            ),
         ))
     }
 }

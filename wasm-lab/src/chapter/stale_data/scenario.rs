@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use bufpool::pool::{HandlePool, Layout, PoolError, SharedConfig};
 use lab_text::group_digits;
+use lab_text::{t, tf};
 
 /// The Thai article's order line: 41 bytes of UTF-8.
 pub const ORDER_LINE: &str = "1042|ต้มยำกุ้ง|2|18000\n";
@@ -129,38 +130,61 @@ pub enum ScenarioError {
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            ScenarioError::RentTooLarge { who, size } => write!(
-                f,
-                "The {who} rents {} bytes: this widget rents at most {} bytes in your browser",
-                group_digits(size),
-                group_digits(MAX_RENT)
-            ),
-            ScenarioError::LineTooLong { who, line, length } => write!(
-                f,
-                "The {who}'s line is {} bytes but its buffer is only {} bytes long: rent at least {} bytes (in C#, the write would throw)",
-                group_digits(line as u64),
-                group_digits(length as u64),
-                group_digits(line as u64)
-            ),
-            ScenarioError::ReadTooMany { read } => write!(
-                f,
+            ScenarioError::RentTooLarge { who, size } => {
+                let (size, max) = (group_digits(size), group_digits(MAX_RENT));
+                f.write_str(&if who == FIRST {
+                    tf!(
+                        "The first renter rents {} bytes: this widget rents at most {} bytes in your browser",
+                        size,
+                        max
+                    )
+                } else {
+                    tf!(
+                        "The next renter rents {} bytes: this widget rents at most {} bytes in your browser",
+                        size,
+                        max
+                    )
+                })
+            }
+            ScenarioError::LineTooLong { who, line, length } => {
+                let (line, length) = (group_digits(line as u64), group_digits(length as u64));
+                f.write_str(&if who == FIRST {
+                    tf!(
+                        "The first renter's line is {} bytes but its buffer is only {} bytes long: rent at least {} bytes (in C#, the write would throw)",
+                        line,
+                        length,
+                        line
+                    )
+                } else {
+                    tf!(
+                        "The next renter's line is {} bytes but its buffer is only {} bytes long: rent at least {} bytes (in C#, the write would throw)",
+                        line,
+                        length,
+                        line
+                    )
+                })
+            }
+            ScenarioError::ReadTooMany { read } => f.write_str(&tf!(
                 "Reading {} bytes: this widget shows at most {} bytes",
                 group_digits(read),
                 group_digits(MAX_READ)
-            ),
-            ScenarioError::ReadPastEnd { read, length } => write!(
-                f,
+            )),
+            ScenarioError::ReadPastEnd { read, length } => f.write_str(&tf!(
                 "Reading {} bytes runs past the end of the next renter's buffer of {} bytes: read at most {}",
                 group_digits(read),
                 group_digits(length as u64),
                 group_digits(length as u64)
-            ),
-            ScenarioError::Pool(ref e) => write!(f, "{e}"),
+            )),
+            ScenarioError::Pool(ref e) => f.write_str(&crate::pool_words::pool_error(e)),
         }
     }
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// The renters as [`ScenarioError`] names them (each error has a whole sentence per renter).
+const FIRST: &str = "first renter";
+const NEXT: &str = "next renter";
 
 impl From<PoolError> for ScenarioError {
     fn from(e: PoolError) -> Self {
@@ -222,10 +246,7 @@ fn run_with(
     s: &Scenario,
     trace: bool,
 ) -> Result<(Outcome, Vec<Snap>), ScenarioError> {
-    for (who, size) in [
-        ("first renter", s.first_size),
-        ("next renter", s.second_size),
-    ] {
+    for (who, size) in [(FIRST, s.first_size), (NEXT, s.second_size)] {
         if size > MAX_RENT {
             return Err(ScenarioError::RentTooLarge { who, size });
         }
@@ -282,7 +303,7 @@ fn run_with(
         Ok(())
     };
     let a1 = pool.rent(s.first_size as usize)?;
-    steps.push(format!(
+    steps.push(tf!(
         "a1 = pool.Rent({}) → a buffer of {} bytes",
         group_digits(s.first_size),
         group_digits(a1.len() as u64)
@@ -300,18 +321,14 @@ fn run_with(
     )?;
     if s.first.len() > a1.len() {
         return Err(ScenarioError::LineTooLong {
-            who: "first renter",
+            who: FIRST,
             line: s.first.len(),
             length: a1.len(),
         });
     }
     a1.write_slice(0, &s.first)?;
     written[0] = s.first.len();
-    steps.push(format!(
-        "a1 ← {} bytes: {}",
-        s.first.len(),
-        visible(&s.first)
-    ));
+    steps.push(tf!("a1 ← {} bytes: {}", s.first.len(), visible(&s.first)));
     snap(
         "Encoding.UTF8.GetBytes(line1, a1);".into(),
         &steps[1],
@@ -338,14 +355,22 @@ fn run_with(
     let a2 = pool.rent(s.second_size as usize)?;
     let same_buffer = a2.ptr_eq(&a1);
     let nonzero_on_arrival = a2.with(|d| d.iter().filter(|&&b| b != 0).count())?;
-    steps.push(format!(
-        "a2 = pool.Rent({}) → a buffer of {} bytes, {} (ReferenceEquals(a1, a2) = {}), holding {} non-zero bytes",
-        group_digits(s.second_size),
-        group_digits(a2.len() as u64),
-        if same_buffer { "the same buffer" } else { "a different buffer" },
-        if same_buffer { "True" } else { "False" },
-        nonzero_on_arrival
-    ));
+    let (asked, got) = (group_digits(s.second_size), group_digits(a2.len() as u64));
+    steps.push(if same_buffer {
+        tf!(
+            "a2 = pool.Rent({}) → a buffer of {} bytes, the same buffer (ReferenceEquals(a1, a2) = True), holding {} non-zero bytes",
+            asked,
+            got,
+            nonzero_on_arrival
+        )
+    } else {
+        tf!(
+            "a2 = pool.Rent({}) → a buffer of {} bytes, a different buffer (ReferenceEquals(a1, a2) = False), holding {} non-zero bytes",
+            asked,
+            got,
+            nonzero_on_arrival
+        )
+    });
     holders[1].1 = Some(a2.id());
     if !a2.is_empty() && !in_play.iter().any(|h| h.ptr_eq(&a2)) {
         in_play.push(a2.clone());
@@ -359,18 +384,14 @@ fn run_with(
     )?;
     if s.second.len() > a2.len() {
         return Err(ScenarioError::LineTooLong {
-            who: "next renter",
+            who: NEXT,
             line: s.second.len(),
             length: a2.len(),
         });
     }
     a2.write_slice(0, &s.second)?;
     written[1] = s.second.len();
-    steps.push(format!(
-        "a2 ← {} bytes: {}",
-        s.second.len(),
-        visible(&s.second)
-    ));
+    steps.push(tf!("a2 ← {} bytes: {}", s.second.len(), visible(&s.second)));
     snap(
         "Encoding.UTF8.GetBytes(line2, a2);".into(),
         &steps[4],
@@ -385,7 +406,7 @@ fn run_with(
         });
     }
     let bytes = a2.read_range(0, s.read as usize)?;
-    steps.push(format!("read a2[0..{}]", s.read));
+    steps.push(tf!("read a2[0..{}]", s.read));
     snap(
         format!("Encoding.UTF8.GetString(a2, 0, {});", s.read),
         &steps[5],
@@ -446,20 +467,21 @@ pub fn parse_line(typed: &str) -> Result<Vec<u8>, String> {
             Some('t') => out.push('\t'),
             Some('\\') => out.push('\\'),
             Some(other) => {
-                return Err(format!(
-                    "“\\{other}” is not an escape the widget knows: type \\n for a line break, \\t for a tab or \\\\ for a backslash"
+                return Err(tf!(
+                    "“\\{}” is not an escape the widget knows: type \\n for a line break, \\t for a tab or \\\\ for a backslash",
+                    other
                 ));
             }
             None => {
-                return Err(
+                return Err(t!(
                     "The line ends with a lone backslash: type \\n for a line break or \\\\ for a backslash"
-                        .into(),
-                );
+                )
+                .into_owned());
             }
         }
     }
     if out.len() as u64 > MAX_READ {
-        return Err(format!(
+        return Err(tf!(
             "The line is {} bytes: this widget writes at most {} bytes",
             group_digits(out.len() as u64),
             group_digits(MAX_READ)

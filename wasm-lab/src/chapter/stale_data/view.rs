@@ -6,7 +6,7 @@ use crate::chapter::stale_data::scenario::{
     MAX_READ, ORDER_LINE, Outcome, SECOND_LINE, Scenario, Snap, escape_line, parse_line,
     run_traced, visible,
 };
-use crate::input::{field_number, field_size, parse_number};
+use crate::input::{InputError, field_number, field_size, parse_number};
 use crate::view::pool::{BucketView, BytesRow, Holder, Names, PoolView};
 use crate::view::{
     Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Span, Spans, Step, Steps,
@@ -15,6 +15,7 @@ use crate::view::{
 use bufpool::pool::SharedConfig;
 use lab_text::f;
 use lab_text::group_digits;
+use lab_text::{n, t, tf, tp};
 
 pub const WIDGET: Widget = Widget {
     name: "stale-data",
@@ -30,19 +31,24 @@ pub fn form(_initial: &str) -> Form {
         groups: vec![
             Group {
                 slot: "",
-                legend: Some("First renter"),
+                legend: Some(n!("First renter")),
                 intro: None,
                 fields: vec![
                     Field::new(
                         "stale-size1",
-                        "rents (bytes)",
+                        n!("rents (bytes)"),
                         Kind::Number,
                         d.first_size.to_string(),
                     ),
-                    Field::new("stale-line1", "writes", Kind::Wide, escape_line(ORDER_LINE)),
+                    Field::new(
+                        "stale-line1",
+                        n!("writes"),
+                        Kind::Wide,
+                        escape_line(ORDER_LINE),
+                    ),
                     Field::new(
                         "stale-clear",
-                        "returns with `clearArray: true`",
+                        n!("returns with `clearArray: true`"),
                         Kind::Check,
                         "false",
                     ),
@@ -51,31 +57,31 @@ pub fn form(_initial: &str) -> Form {
             },
             Group {
                 slot: SLOT,
-                legend: Some("Next renter"),
+                legend: Some(n!("Next renter")),
                 intro: None,
                 fields: vec![
                     Field::new(
                         "stale-size2",
-                        "rents (bytes)",
+                        n!("rents (bytes)"),
                         Kind::Number,
                         d.second_size.to_string(),
                     ),
                     Field::new(
                         "stale-line2",
-                        "writes",
+                        n!("writes"),
                         Kind::Wide,
                         escape_line(SECOND_LINE),
                     ),
                     Field::new(
                         "stale-read",
-                        "reads (bytes)",
+                        n!("reads (bytes)"),
                         Kind::Number,
                         d.read.to_string(),
                     ),
                 ],
-                note: Some(
-                    "Type `\\n` for a line break. Sizes are whole numbers (group digits with commas: 1,024). Every change reruns the story on a fresh pool.",
-                ),
+                note: Some(n!(
+                    "Type `\\n` for a line break. Sizes are whole numbers (group digits with commas: 1,024). Every change reruns the story on a fresh pool."
+                )),
             },
         ],
     }
@@ -84,14 +90,29 @@ pub fn form(_initial: &str) -> Form {
 fn scenario(inputs: &Inputs) -> Result<Scenario, String> {
     let line = |id: &str, who: &str| parse_line(inputs.get(id)).map_err(|e| f!("{who}: {e}"));
     Ok(Scenario {
-        first_size: field_size("First renter's size", inputs.get("stale-size1"))?,
-        first: line("stale-line1", "First renter's line")?,
+        first_size: field_size(&t!("First renter's size"), inputs.get("stale-size1"))?,
+        first: line("stale-line1", &t!("First renter's line"))?,
         clear: inputs.checked("stale-clear"),
-        second_size: field_size("Next renter's size", inputs.get("stale-size2"))?,
-        second: line("stale-line2", "Next renter's line")?,
-        read: field_number("Bytes to read", inputs.get("stale-read"), MAX_READ)
-            .map_err(|e| e.replace("this field takes", "this widget shows"))?,
+        second_size: field_size(&t!("Next renter's size"), inputs.get("stale-size2"))?,
+        second: line("stale-line2", &t!("Next renter's line"))?,
+        read: read_field(inputs.get("stale-read"))?,
     })
+}
+
+/// The bytes to read: a number field whose limit is what this widget shows.
+fn read_field(text: &str) -> Result<u64, String> {
+    let name = t!("Bytes to read");
+    match parse_number(text) {
+        Ok(n) if n > MAX_READ => {}
+        Err(InputError::TooLarge(_)) => {}
+        _ => return field_number(&name, text, MAX_READ),
+    }
+    Err(tf!(
+        "{}: “{}” is more than this widget shows (at most {})",
+        name,
+        text.trim().chars().take(40).collect::<String>(),
+        group_digits(MAX_READ)
+    ))
 }
 
 pub fn view(inputs: &Inputs, env: &Env) -> View {
@@ -101,7 +122,7 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
 fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let s = scenario(inputs)?;
     let (o, snaps) = run_traced(&s).map_err(|e| e.to_string())?;
-    let question = f!(
+    let question = tf!(
         "The next renter writes {} and reads {}. How many of the bytes it reads did it not write — bytes of the first renter's order?",
         bytes(s.second.len() as u64),
         bytes(s.read)
@@ -122,12 +143,12 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         Ok(Graded {
             held,
             verdict: if held {
-                f!(
+                tf!(
                     "Your prediction held: the next renter reads {} it did not write.",
                     bytes(leaked)
                 )
             } else {
-                f!(
+                tf!(
                     "Your prediction did not hold: you said {}, the lab's pool leaks {}.",
                     group_digits(n),
                     bytes(leaked)
@@ -160,7 +181,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     } else {
         parts.push(Part::Note {
             id: Some("stale-outcome-later"),
-            text: "Step to the end to see what the next renter reads.".into(),
+            text: t!("Step to the end to see what the next renter reads.").into_owned(),
         });
     }
     Ok((parts, announce))
@@ -170,20 +191,20 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
 fn nudge(n: u64, s: &Scenario) -> String {
     let (written, read) = (s.second.len() as u64, s.read);
     if s.clear {
-        "The first renter returned with `clearArray: true`: what does the pool do to the bytes before the next rent?".into()
+        t!("The first renter returned with `clearArray: true`: what does the pool do to the bytes before the next rent?").into_owned()
     } else if n > read {
-        f!(
+        tf!(
             "It reads only {}: the answer cannot be more than that.",
             bytes(read)
         )
     } else if read <= written {
-        f!(
+        tf!(
             "It reads {} and wrote {}: which of the bytes it reads did it not write itself?",
             bytes(read),
             bytes(written)
         )
     } else {
-        f!(
+        tf!(
             "It wrote its first {} and reads {}: what is in the buffer past its own bytes, where the first renter wrote {}?",
             bytes(written),
             bytes(read),
@@ -193,7 +214,7 @@ fn nudge(n: u64, s: &Scenario) -> String {
 }
 
 fn bytes(n: u64) -> String {
-    f!("{} byte{}", group_digits(n), if n == 1 { "" } else { "s" })
+    tp!(n, "{} byte", "{} bytes")
 }
 
 /// The story's steps, each with the pool drawn after it.
@@ -221,8 +242,10 @@ pub fn steps(snaps: &[Snap], s: &Scenario) -> Vec<Step> {
                     name: name.to_string(),
                     buf: id.map(|id| names.of(id)),
                     note: match (id, returned) {
-                        (None, _) => "not rented yet".into(),
-                        (Some(_), true) => "(returned; the variable still points at it)".into(),
+                        (None, _) => t!("not rented yet").into_owned(),
+                        (Some(_), true) => {
+                            t!("(returned; the variable still points at it)").into_owned()
+                        }
                         (Some(_), false) => String::new(),
                     },
                 })
@@ -280,31 +303,31 @@ fn class(i: usize, b: u8, own: usize) -> &'static str {
 }
 
 fn outcome(o: &Outcome) -> Vec<Part> {
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let yes_no = |b: bool| if b { t!("yes") } else { t!("no") };
     let mut hex = Vec::with_capacity(o.bytes.len());
     for (i, &b) in o.bytes.iter().enumerate() {
         hex.push(Span {
             class: class(i, b, o.own),
             id: None,
             text: f!("{b:02x}"),
-            title: Some(f!("offset {i}")),
+            title: Some(tf!("offset {}", i)),
         });
     }
     vec![
         Part::Pairs(vec![
-            pair("Next renter got the same buffer", "stale-same", yes_no(o.same_buffer)),
+            pair(n!("Next renter got the same buffer"), "stale-same", yes_no(o.same_buffer)),
             pair(
-                "Non-zero bytes it found before writing",
+                n!("Non-zero bytes it found before writing"),
                 "stale-arrival",
                 group_digits(o.nonzero_on_arrival as u64),
             ),
             pair(
-                "Non-zero bytes among the bytes read",
+                n!("Non-zero bytes among the bytes read"),
                 "stale-nonzero",
                 group_digits(o.nonzero_read as u64),
             ),
             pair(
-                "Bytes read that it did not write (leaked)",
+                n!("Bytes read that it did not write (leaked)"),
                 "stale-leaked",
                 group_digits(o.leaked as u64),
             ),
@@ -312,7 +335,7 @@ fn outcome(o: &Outcome) -> Vec<Part> {
         Part::Spans(Spans {
             id: "stale-as-text",
             class: "lab-text",
-            lead: Some("As text:"),
+            lead: Some(n!("As text:")),
             spans: vec![
                 Span {
                     class: "lab-own",
@@ -342,7 +365,7 @@ fn outcome(o: &Outcome) -> Vec<Part> {
         }),
         Part::Note {
             id: None,
-            text: "Bytes it wrote are plain, leaked bytes are marked, zeros are faint. LF is a line break, ? half of a character cut by the read, 00 a zero byte.".into(),
+            text: t!("Bytes it wrote are plain, leaked bytes are marked, zeros are faint. LF is a line break, ? half of a character cut by the read, 00 a zero byte.").into_owned(),
         },
     ]
 }

@@ -9,29 +9,29 @@ use crate::chapter::why_pool::scenario::{LINE_BUFFER, break_even, run};
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::pool::PoolError;
-use lab_text::group_digits;
+use lab_text::{group_digits, n, t, tf};
 
 /// The 1 MiB comparison of the chapter's measurements.
 pub const AT_1_MIB: LessTime = LessTime {
     name: "less-time-1mib",
     ratios: &[Ratio {
         key: "rent_return.1048576.pool_write_vs_fresh_vec_write",
-        a: "renting 1 MiB from the pool, filling it and returning it",
-        b: "allocating a fresh zeroed Vec of 1 MiB, filling it and dropping it",
-        at: "at 1 MiB",
+        a: n!("renting 1 MiB from the pool, filling it and returning it"),
+        b: n!("allocating a fresh zeroed Vec of 1 MiB, filling it and dropping it"),
+        at: n!("at 1 MiB"),
     }],
 };
 
 pub const QUIZ: Quiz = Quiz {
     id: "why-pool",
-    title: "Why pool at all",
+    title: n!("Why pool at all"),
     kinds: &[&FreshBytes, &PoolBufferBytes, &BreakEven, &AT_1_MIB],
     figures: &["rent_return.1048576.pool_write_vs_fresh_vec_write"],
     snippets: false,
 };
 
 fn err(e: PoolError) -> String {
-    format!("the lab could not run this: {e}")
+    tf!("the lab could not run this: {}", e)
 }
 
 /// "N fresh 128-byte buffers: how many bytes?"
@@ -57,31 +57,41 @@ impl Kind for FreshBytes {
         Ok(rounds_drawn(rng))
     }
     fn prompt(&self, n: &u64) -> String {
-        format!(
+        tf!(
             "A loop allocates a fresh zeroed buffer of 128 bytes (vec![0u8; 128]) for each order line and drops it. How many bytes does the counting allocator see for {} lines?",
             group_digits(*n)
         )
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
         let r = run(n, LINE_BUFFER).map_err(err)?;
-        Ok(Solution::number(
-            r.fresh.bytes,
-            format!(
-                "The lab {} {} allocations of 128 bytes: {} × 128 = {} bytes, every one of them freed right away and asked for again next round. (.NET counts 152 B per new byte[128]: a 24-byte array header on top; Rust's Vec asks the allocator for the 128 bytes only.)",
-                if r.fresh.measured { "counted" } else { "ran the loop and computed" },
-                group_digits(r.fresh.allocations),
+        let (allocations, bytes) = (
+            group_digits(r.fresh.allocations),
+            group_digits(r.fresh.bytes),
+        );
+        let why = if r.fresh.measured {
+            tf!(
+                "The lab counted {} allocations of 128 bytes: {} × 128 = {} bytes, every one of them freed right away and asked for again next round. (.NET counts 152 B per new byte[128]: a 24-byte array header on top; Rust's Vec asks the allocator for the 128 bytes only.)",
+                allocations,
                 group_digits(n),
-                group_digits(r.fresh.bytes)
-            ),
-        )
-        .hint("Every line allocates its own buffer: how many bytes does each one ask for, and how many lines are there")
+                bytes
+            )
+        } else {
+            tf!(
+                "The lab ran the loop and computed {} allocations of 128 bytes: {} × 128 = {} bytes, every one of them freed right away and asked for again next round. (.NET counts 152 B per new byte[128]: a 24-byte array header on top; Rust's Vec asks the allocator for the 128 bytes only.)",
+                allocations,
+                group_digits(n),
+                bytes
+            )
+        };
+        Ok(Solution::number(r.fresh.bytes, why)
+        .hint(t!("Every line allocates its own buffer: how many bytes does each one ask for, and how many lines are there"))
         .mistake(
             128,
-            "That is one buffer: dropping it frees it, but the next line allocates again",
+            t!("That is one buffer: dropping it frees it, but the next line allocates again"),
         )
         .mistake(
             n * 152,
-            "152 B is .NET's new byte[128], header included; Rust's Vec asks the allocator for the 128 bytes only",
+            t!("152 B is .NET's new byte[128], header included; Rust's Vec asks the allocator for the 128 bytes only"),
         ))
     }
 }
@@ -105,7 +115,7 @@ impl Kind for PoolBufferBytes {
         })
     }
     fn prompt(&self, p: &PoolRounds) -> String {
-        format!(
+        tf!(
             "A fresh pool serves {} rounds of rent({}) + return. How many bytes of buffers does the pool allocate in total (its statistics, not its own bookkeeping)?",
             group_digits(p.rounds),
             group_digits(p.size)
@@ -116,7 +126,7 @@ impl Kind for PoolBufferBytes {
         let c = calculate(p.size);
         Ok(Solution::number(
             r.pool_buffer_bytes,
-            format!(
+            tf!(
                 "The lab ran it: the pool allocated {} buffer of {} bytes once ({}) and reused it for all {} rounds, so {} bytes in total",
                 r.pool_buffers,
                 group_digits(c.length),
@@ -125,14 +135,14 @@ impl Kind for PoolBufferBytes {
                 group_digits(r.pool_buffer_bytes)
             ),
         )
-        .hint("How many buffers does the pool allocate when every round returns before the next rents, and how long is each")
+        .hint(t!("How many buffers does the pool allocate when every round returns before the next rents, and how long is each"))
         .mistake(
             p.rounds * c.length,
-            "That counts a new buffer every round; but each round returns its buffer before the next one rents",
+            t!("That counts a new buffer every round; but each round returns its buffer before the next one rents"),
         )
         .mistake(
             p.size,
-            "The pool does not allocate your request's size: it allocates its bucket's length",
+            t!("The pool does not allocate your request's size: it allocates its bucket's length"),
         ))
     }
 }
@@ -156,7 +166,7 @@ impl Kind for BreakEven {
         })
     }
     fn prompt(&self, c: &Costs) -> String {
-        format!(
+        tf!(
             "Pooling costs {} bytes once (first use) and nothing after; a fresh buffer costs {} bytes every round. At which round has the pooled loop allocated no more in total than the fresh one?",
             group_digits(c.once),
             group_digits(c.per_round)
@@ -165,29 +175,40 @@ impl Kind for BreakEven {
     fn solve(&self, c: &Costs, _: &Page) -> Result<Solution, String> {
         let Costs { once, per_round } = *c;
         let n = break_even(once, per_round)
-            .ok_or("a round that costs nothing never pays back a one-off cost")?;
-        let why = format!(
-            "The lab's break_even: the smallest n with n × {per_round} ≥ {once}: {n} × {per_round} = {} ≥ {once}{}. It compares two measured numbers; it is not a third measurement",
-            group_digits(n * per_round),
-            if n > 1 {
-                format!(
-                    ", while {} × {per_round} = {} is not",
-                    n - 1,
-                    group_digits((n - 1) * per_round)
-                )
-            } else {
-                String::new()
-            }
-        );
+            .ok_or_else(|| t!("a round that costs nothing never pays back a one-off cost"))?;
+        let why = if n > 1 {
+            tf!(
+                "The lab's break_even: the smallest n with n × {} ≥ {}: {} × {} = {} ≥ {}, while {} × {} = {} is not. It compares two measured numbers; it is not a third measurement",
+                per_round,
+                once,
+                n,
+                per_round,
+                group_digits(n * per_round),
+                once,
+                n - 1,
+                per_round,
+                group_digits((n - 1) * per_round)
+            )
+        } else {
+            tf!(
+                "The lab's break_even: the smallest n with n × {} ≥ {}: {} × {} = {} ≥ {}. It compares two measured numbers; it is not a third measurement",
+                per_round,
+                once,
+                n,
+                per_round,
+                group_digits(n * per_round),
+                once
+            )
+        };
         Ok(Solution::number(n, why)
-            .hint("Compare the fresh loop's running total, round × cost, with the pool's one-off cost")
+            .hint(t!("Compare the fresh loop's running total, round × cost, with the pool's one-off cost"))
             .mistake(
                 once / per_round,
-                "Dividing and dropping the remainder stops one round short: at that round the fresh loop has allocated less than the pool's one-off cost",
+                t!("Dividing and dropping the remainder stops one round short: at that round the fresh loop has allocated less than the pool's one-off cost"),
             )
             .mistake(
                 once / per_round + 2,
-                "One round too late: the question asks for the first round at which the totals are equal or the fresh loop's is larger",
+                t!("One round too late: the question asks for the first round at which the totals are equal or the fresh loop's is larger"),
             ))
     }
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use bufpool::alloc_count::{self, AllocStats};
 use bufpool::pool::{PoolError, SharedConfig, SharedPool};
-use lab_text::group_digits;
+use lab_text::{group_digits, tf};
 
 /// The Thai article's buffer: one 128-byte buffer per order line.
 pub const LINE_BUFFER: u64 = 128;
@@ -95,19 +95,19 @@ pub fn break_even(once: u64, per_round: u64) -> Option<u64> {
 /// Why the widget will not run these values.
 pub fn check(rounds: u64, size: u64) -> Result<(), String> {
     if rounds > MAX_ROUNDS {
-        return Err(format!(
+        return Err(tf!(
             "Rounds: this widget runs at most {} rounds in your browser",
             group_digits(MAX_ROUNDS)
         ));
     }
     if size > MAX_SIZE {
-        return Err(format!(
+        return Err(tf!(
             "Buffer size: this widget allocates at most {} bytes per round",
             group_digits(MAX_SIZE)
         ));
     }
     if rounds.saturating_mul(size) > MAX_TOTAL {
-        return Err(format!(
+        return Err(tf!(
             "{} rounds of {} bytes would allocate {} bytes in your browser: keep rounds × size at most {}",
             group_digits(rounds),
             group_digits(size),

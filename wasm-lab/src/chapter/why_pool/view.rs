@@ -2,7 +2,7 @@
 //! return, counted by the counting allocator.
 
 use crate::chapter::why_pool::scenario::{Counted, LINE_BUFFER, MAX_ROUNDS, Rounds, check, run};
-use crate::input::{field_number, field_size};
+use crate::input::{InputError, field_number, field_size, parse_number, shown};
 use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, scale};
 use crate::view::{
     Env, Field, Form, Gate, Gated, Graded, Inputs, Kind, Part, Row, Table, View, Widget, cell, or,
@@ -10,6 +10,8 @@ use crate::view::{
 };
 use lab_text::f;
 use lab_text::group_digits;
+use lab_text::tr::get_dynamic;
+use lab_text::{n, t, tf, tp};
 
 pub const WIDGET: Widget = Widget {
     name: "why-pool",
@@ -24,18 +26,18 @@ pub fn form(initial: &str) -> Form {
         vec![
             Field::new(
                 "why-rounds",
-                "Rounds (order lines)",
+                n!("Rounds (order lines)"),
                 Kind::Number,
                 or(initial, "1000"),
             ),
             Field::new(
                 "why-size",
-                "Buffer size (bytes)",
+                n!("Buffer size (bytes)"),
                 Kind::Number,
                 LINE_BUFFER.to_string(),
             ),
         ],
-        Some("Whole numbers; group digits with commas (1,000,000)."),
+        Some(n!("Whole numbers; group digits with commas (1,000,000).")),
     )
 }
 
@@ -44,13 +46,20 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
 }
 
 fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
-    let rounds = field_number("Rounds", inputs.get("why-rounds"), MAX_ROUNDS).map_err(|e| {
-        e.replace(
-            "is more than this field takes",
-            "is more than this widget runs in your browser",
+    let typed = inputs.get("why-rounds");
+    let rounds = match parse_number(typed) {
+        Ok(n) if n > MAX_ROUNDS => Err(()),
+        Err(InputError::TooLarge(_)) => Err(()),
+        _ => Ok(field_number(&t!("Rounds"), typed, MAX_ROUNDS)?),
+    }
+    .map_err(|()| {
+        tf!(
+            "Rounds: “{}” is more than this widget runs in your browser (at most {})",
+            shown(typed),
+            group_digits(MAX_ROUNDS)
         )
     })?;
-    let size = field_size("Buffer size", inputs.get("why-size"))?;
+    let size = field_size(&t!("Buffer size"), inputs.get("why-size"))?;
     check(rounds, size)?;
     let r = run(rounds, size).map_err(|e| e.to_string())?;
     let dash = || "—".to_string();
@@ -71,11 +80,11 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         _ => None,
     };
     let names = [
-        ("Fresh `vec![0u8; size]` every round", "fresh"),
-        ("Pool: creating it", "setup"),
-        ("Pool: round 1 (rent + return)", "first"),
-        ("Pool: rounds 2 to N", "later"),
-        ("Pool: total", "pool"),
+        (n!("Fresh `vec![0u8; size]` every round"), "fresh"),
+        (n!("Pool: creating it"), "setup"),
+        (n!("Pool: round 1 (rent + return)"), "first"),
+        (n!("Pool: rounds 2 to N"), "later"),
+        (n!("Pool: total"), "pool"),
     ];
     let values = [
         count(Some(r.fresh)),
@@ -89,7 +98,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         .zip(values)
         .map(|((name, key), (allocs, bytes))| Row {
             cells: vec![
-                cell("", name.replace('`', "")),
+                cell("", get_dynamic(name).replace('`', "")),
                 cell(f!("why-{key}-allocs"), allocs),
                 cell(f!("why-{key}-bytes"), bytes),
             ],
@@ -97,29 +106,36 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         })
         .collect();
     let break_even = match (rounds, r.break_even()) {
-        (0, _) => "no rounds run: nothing to compare".to_string(),
-        (_, Some(n)) => f!(
+        (0, _) => t!("no rounds run: nothing to compare").into_owned(),
+        (_, Some(n)) => tf!(
             "{} (first use {} B ÷ {} B per fresh buffer, rounded up)",
             group_digits(n),
             group_digits(r.first_use_bytes().unwrap_or(0)),
             group_digits(r.size)
         ),
-        (_, None) if size == 0 => "never (a fresh buffer of 0 bytes costs nothing)".into(),
-        (_, None) => "not measured here (no counting allocator)".into(),
+        (_, None) if size == 0 => {
+            t!("never (a fresh buffer of 0 bytes costs nothing)").into_owned()
+        }
+        (_, None) => t!("not measured here (no counting allocator)").into_owned(),
     };
     let note = if !r.fresh.measured {
-        "Computed when the book was built, without the counting allocator: the fresh loop's numbers are its formula, the pool's are not measured. In your browser the lab counts them."
+        t!(
+            "Computed when the book was built, without the counting allocator: the fresh loop's numbers are its formula, the pool's are not measured. In your browser the lab counts them."
+        )
     } else if env.live {
-        "Counted by the lab's counting allocator in this page (requested bytes, as Rust asks for them; the allocator's own headers are not included)."
+        t!(
+            "Counted by the lab's counting allocator in this page (requested bytes, as Rust asks for them; the allocator's own headers are not included)."
+        )
     } else {
-        "Counted by the lab's counting allocator when the book was built (requested bytes; the allocator's own headers are not included). In your browser the lab counts again."
+        t!(
+            "Counted by the lab's counting allocator when the book was built (requested bytes; the allocator's own headers are not included). In your browser the lab counts again."
+        )
     };
-    let announce = f!(
-        "{} fresh rounds allocate {}; the pool allocates {} buffer{}.",
+    let announce = tf!(
+        "{} fresh rounds allocate {}; the pool allocates {}.",
         group_digits(rounds),
         values_bytes(&r.fresh),
-        group_digits(r.pool_buffers),
-        if r.pool_buffers == 1 { "" } else { "s" }
+        tp!(r.pool_buffers, "{} buffer", "{} buffers")
     );
     let mut parts = Vec::new();
     if let Some(d) = drawing(&r) {
@@ -128,20 +144,24 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     parts.extend([
         Part::Table(Table {
             id: "why-result",
-            head: vec!["", "allocations", "bytes"],
+            head: vec!["", n!("allocations"), n!("bytes")],
             rows,
         }),
         Part::Pairs(vec![
             pair(
-                "Buffers the pool allocated (its statistics)",
+                n!("Buffers the pool allocated (its statistics)"),
                 "why-pool-buffers",
                 group_digits(r.pool_buffers),
             ),
-            pair("Pooling pays off from round", "why-break-even", break_even),
+            pair(
+                n!("Pooling pays off from round"),
+                "why-break-even",
+                break_even,
+            ),
         ]),
         Part::Note {
             id: Some("why-note"),
-            text: note.into(),
+            text: note.into_owned(),
         },
     ]);
     gated(inputs, env, &r, parts, announce)
@@ -149,9 +169,9 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
 
 /// The choices of the prediction: which side allocates fewer bytes in all.
 const CHOICES: [(&str, &str); 3] = [
-    ("fresh", "a fresh buffer every round"),
-    ("pool", "the pool, its first use included"),
-    ("same", "the same"),
+    ("fresh", n!("a fresh buffer every round")),
+    ("pool", n!("the pool, its first use included")),
+    ("same", n!("the same")),
 ];
 
 /// Before the reader predicts which side allocates less over these rounds, the widget shows the
@@ -177,37 +197,40 @@ fn gated(
         slot: "why",
         id: "why-predict",
         verdict: "why-verdict",
-        question: f!(
-            "Over {rounds} rounds of a {}-byte buffer, which allocates fewer bytes in all?",
+        question: tf!(
+            "Over {} rounds of a {}-byte buffer, which allocates fewer bytes in all?",
+            rounds,
             group_digits(r.size)
         ),
         choices: CHOICES
             .iter()
-            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .map(|(v, l)| (v.to_string(), get_dynamic(l)))
             .collect(),
         setting: f!("{}/{}", r.rounds, r.size),
     };
-    let found = f!(
-        "over {rounds} rounds fresh buffers allocated {} B, the pool {} B with its first use",
+    let found = tf!(
+        "over {} rounds fresh buffers allocated {} B, the pool {} B with its first use",
+        rounds,
         group_digits(r.fresh.bytes),
         group_digits(pooled)
     );
     let grade = |t: &str| {
         let t = t.trim();
         if !CHOICES.iter().any(|(v, _)| *v == t) {
-            return Err("pick one of the three answers first".to_string());
+            return Err(t!("pick one of the three answers first").into_owned());
         }
         let held = t == less;
         Ok(Graded {
             held,
             verdict: if held {
-                f!("Your prediction held: {found}.")
+                tf!("Your prediction held: {}.", found)
             } else {
-                f!("Your prediction did not hold: {found}.")
+                tf!("Your prediction did not hold: {}.", found)
             },
-            nudge: f!(
-                "Weigh what the pool pays once, for itself and its first buffer, against {} B that a fresh buffer costs in every one of the {rounds} rounds",
-                group_digits(r.size)
+            nudge: tf!(
+                "Weigh what the pool pays once, for itself and its first buffer, against {} B that a fresh buffer costs in every one of the {} rounds",
+                group_digits(r.size),
+                rounds
             ),
         })
     };
@@ -273,11 +296,11 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
         line((x0, y0), (x0, y1), Ink::Axis),
         label((x0 - 6, y0 + 4), f!("{} B", group_digits(top)), Anchor::End),
         label((x0 - 6, y1 + 4), "0", Anchor::End),
-        label((x0, y1 + 18), "round 0", Anchor::Start),
-        label((x1, y1 + 18), f!("round {}", group_digits(n)), Anchor::End),
+        label((x0, y1 + 18), tf!("round {}", 0), Anchor::Start),
+        label((x1, y1 + 18), tf!("round {}", group_digits(n)), Anchor::End),
         label(
             ((x0 + x1) / 2, y1 + 36),
-            "bytes allocated in all, after each round",
+            t!("bytes allocated in all, after each round"),
             Anchor::Middle,
         ),
     ];
@@ -286,7 +309,7 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
         // Beside the dashed line, just above the axis: the fresh line is there only left of it.
         shapes.push(label(
             (x(b) + 4, y1 - 6),
-            f!("pays off: round {}", group_digits(b)),
+            tf!("pays off: round {}", group_digits(b)),
             Anchor::Start,
         ));
     }
@@ -302,8 +325,8 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
     });
     // The legend under the axis, one line each, so no label ever sits on a line.
     for (i, (ink, text)) in [
-        (Ink::Fresh, "a fresh Vec every round"),
-        (Ink::Pool, "the pool: first use, then reuse"),
+        (Ink::Fresh, t!("a fresh Vec every round")),
+        (Ink::Pool, t!("the pool: first use, then reuse")),
     ]
     .into_iter()
     .enumerate()
@@ -317,24 +340,30 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
         });
         shapes.push(Shape::Label {
             at: (x0 + 30, y),
-            text: text.into(),
+            text: text.into_owned(),
             ink,
             anchor: Anchor::Start,
         });
     }
     Some(Drawing {
         id: "why-drawing",
-        title: f!(
-            "Bytes allocated in all over the first {} rounds: a fresh buffer adds {} B every round; the pool pays {} B in round 1 and {} B after{}.",
-            group_digits(n),
-            group_digits(r.size),
-            group_digits(setup.bytes + first.bytes),
-            group_digits(later_at(n)),
-            r.break_even().map_or(String::new(), |b| f!(
-                "; fresh has cost as much by round {}",
+        title: match r.break_even() {
+            Some(b) => tf!(
+                "Bytes allocated in all over the first {} rounds: a fresh buffer adds {} B every round; the pool pays {} B in round 1 and {} B after; fresh has cost as much by round {}.",
+                group_digits(n),
+                group_digits(r.size),
+                group_digits(setup.bytes + first.bytes),
+                group_digits(later_at(n)),
                 group_digits(b)
-            ))
-        ),
+            ),
+            None => tf!(
+                "Bytes allocated in all over the first {} rounds: a fresh buffer adds {} B every round; the pool pays {} B in round 1 and {} B after.",
+                group_digits(n),
+                group_digits(r.size),
+                group_digits(setup.bytes + first.bytes),
+                group_digits(later_at(n))
+            ),
+        },
         width: 400,
         height: 232,
         shapes,
@@ -342,7 +371,7 @@ pub fn drawing(r: &Rounds) -> Option<Drawing> {
 }
 
 fn values_bytes(c: &Counted) -> String {
-    f!("{} bytes", group_digits(c.bytes))
+    tf!("{} bytes", group_digits(c.bytes))
 }
 
 #[cfg(test)]

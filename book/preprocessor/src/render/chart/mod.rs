@@ -303,10 +303,14 @@ fn html(
 
 /// The table mirror: the same numbers as the chart, collapsed.
 fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> String) -> String {
-    let mut out = String::from(
-        "<details class=\"lab-chart-table\"><summary>The numbers behind this chart</summary>\
-         <div class=\"lab-scroll\"><table><thead><tr><th>x</th><th>series</th><th>value</th>\
-         <th>95 % interval</th></tr></thead><tbody>",
+    let mut out = format!(
+        "<details class=\"lab-chart-table\"><summary>{}</summary>\
+         <div class=\"lab-scroll\"><table><thead><tr><th>x</th><th>{}</th><th>{}</th>\
+         <th>{}</th></tr></thead><tbody>",
+        lab_text::html::escape(&lab_text::t!("The numbers behind this chart")),
+        lab_text::html::escape(&lab_text::t!("series")),
+        lab_text::html::escape(&lab_text::t!("value")),
+        lab_text::html::escape(&lab_text::t!("95 % interval")),
     );
     for l in lines {
         for ((key, unit, point), x) in l.points.iter().zip(spec.xs) {

@@ -1,0 +1,288 @@
+//! The Russian and Thai sites (issue 24), the smoke set: the full suite runs in English, and
+//! each translation gets this. Every page loads in its language with no error and every widget
+//! and quiz mounts; one quiz per chapter is graded wrong, then right; the language picker
+//! lands on the same page (and section) in the other language; the search finds a Russian and a
+//! Thai word; a Russian page groups a number the Russian way.
+
+use anyhow::{Result, ensure};
+use e2e::Browser;
+use e2e::reader::{click, give, page_data, replay};
+use e2e::thirtyfour::prelude::*;
+
+/// The translated languages, as the site's folders.
+const LANGUAGES: &[&str] = &["ru", "th"];
+
+#[tokio::test]
+async fn every_page_loads_in_its_language_and_each_chapter_grades_a_quiz() -> Result<()> {
+    let chapters = e2e::chapters()?;
+    let b = e2e::session().await?;
+    for lang in LANGUAGES {
+        for page in &chapters {
+            let path = format!("{lang}/{page}");
+            b.open(&path).await?;
+            let html_lang = b.driver.find(By::Css("html")).await?.attr("lang").await?;
+            ensure!(
+                html_lang.as_deref() == Some(*lang),
+                "{path}: <html lang={html_lang:?}>"
+            );
+            b.assert_all_mounted(&path).await?;
+            let failures = b
+                .driver
+                .find_all(By::Css("[data-testid=\"lab-failure\"]"))
+                .await?;
+            ensure!(failures.is_empty(), "{path}: a widget failed to start");
+            // The chapter's full quiz: its first question, answered wrong, then right.
+            if let Ok(quiz) = b
+                .driver
+                .find(By::Css("[data-lab-quiz]:not([data-kinds])"))
+                .await
+            {
+                let id = quiz.attr("data-lab-quiz").await?.unwrap_or_default();
+                let page_data = page_data(&quiz).await?;
+                let q = quiz.find(By::Css("[data-testid=\"question\"]")).await?;
+                // The lab computes the question natively in the page's language, as the page
+                // does (a choice such as `3,31×` is written the Russian way on a Russian page).
+                lab_text::tr::set_catalogs(mdbook_lab::translate::CATALOGS);
+                lab_text::tr::set_language(lang);
+                let question = replay(&id, &q, &page_data).await;
+                lab_text::tr::set_language("en");
+                let question = question?;
+                give(&q, &question, &question.wrong_answer()).await?;
+                let tone = Browser::find(&q, "feedback").await?.attr("class").await?;
+                ensure!(
+                    tone.as_deref().is_some_and(|c| c.contains("lab-hint")),
+                    "{path}: a wrong answer is graded {tone:?}"
+                );
+                give(&q, &question, &question.right_answer()).await?;
+                let tone = Browser::find(&q, "feedback").await?.attr("class").await?;
+                ensure!(
+                    tone.as_deref().is_some_and(|c| c.contains("lab-correct")),
+                    "{path}: the right answer is graded {tone:?}"
+                );
+            }
+            b.assert_no_errors().await?;
+        }
+    }
+    Ok(())
+}
+
+/// The picker's link to `code` on the open page.
+async fn picker_link(b: &Browser, code: &str) -> Result<WebElement> {
+    Ok(b.driver
+        .find(By::Css(format!(
+            "[data-testid=\"language-picker\"] a[lang=\"{code}\"]"
+        )))
+        .await?)
+}
+
+#[tokio::test]
+async fn the_picker_lands_on_the_same_page_and_section() -> Result<()> {
+    let b = e2e::session().await?;
+    b.open("capacity.html").await?;
+    click(&picker_link(&b, "ru").await?).await?;
+    let url = b.driver.current_url().await?;
+    ensure!(
+        url.path().ends_with("/ru/capacity.html"),
+        "English → Russian: {url}"
+    );
+    click(&picker_link(&b, "th").await?).await?;
+    let url = b.driver.current_url().await?;
+    ensure!(
+        url.path().ends_with("/th/capacity.html"),
+        "Russian → Thai: {url}"
+    );
+    // A section: headings keep their English ids in every language.
+    let section = b
+        .driver
+        .find(By::Css("main h2[id]"))
+        .await?
+        .attr("id")
+        .await?
+        .unwrap_or_default();
+    let english = b.driver.current_url().await?;
+    b.driver
+        .goto(format!(
+            "{}#{section}",
+            english.as_str().split('#').next().unwrap_or_default()
+        ))
+        .await?;
+    click(&picker_link(&b, "en").await?).await?;
+    let url = b.driver.current_url().await?;
+    ensure!(
+        url.path().ends_with("/capacity.html")
+            && !url.path().contains("/th/")
+            && url.fragment() == Some(section.as_str()),
+        "Thai → English keeps the section #{section}: {url}"
+    );
+    let current = picker_link(&b, "en").await?.attr("aria-current").await?;
+    ensure!(
+        current.as_deref() == Some("page"),
+        "the picker marks English as current"
+    );
+    Ok(())
+}
+
+/// Searches the open translated site for `query`; returns the result links.
+async fn search(b: &Browser, query: &str) -> Result<Vec<String>> {
+    let toggle = b.driver.find(By::Id("lab-search-toggle")).await?;
+    if b.driver
+        .find(By::Id("lab-search"))
+        .await?
+        .attr("hidden")
+        .await?
+        .is_some()
+    {
+        click(&toggle).await?;
+    }
+    let input = b.by_testid("lab-search-input").await?;
+    input.clear().await?;
+    input.send_keys(query).await?;
+    let results = b.by_testid("lab-search-results").await?;
+    let mut links = Vec::new();
+    for _ in 0..50 {
+        links.clear();
+        for a in results.find_all(By::Css("li > a")).await? {
+            links.push(a.attr("href").await?.unwrap_or_default());
+        }
+        if !links.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Ok(links)
+}
+
+#[tokio::test]
+async fn the_search_finds_russian_and_thai_words() -> Result<()> {
+    let b = e2e::session().await?;
+    b.open("ru/introduction.html").await?;
+    let found = search(&b, "бакет").await?;
+    ensure!(
+        found.iter().any(|u| u.contains("bucket-rounding.html")),
+        "«бакет» finds {found:?}"
+    );
+    // A stem finds its inflected forms, and ё is folded.
+    let found = search(&b, "БАКЕТА").await?;
+    ensure!(!found.is_empty(), "«БАКЕТА» finds nothing");
+    b.open("th/introduction.html").await?;
+    // The Thai article's own word for "return" (คืน), as the Thai chapters use it.
+    let found = search(&b, "การคืน").await?;
+    ensure!(
+        found.iter().any(|u| u.contains("return-contract.html")),
+        "การคืน finds {found:?}"
+    );
+    let nothing = search(&b, "zzqxj").await?;
+    ensure!(
+        nothing.is_empty(),
+        "a word the book lacks finds {nothing:?}"
+    );
+    b.assert_no_errors().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_russian_page_groups_numbers_the_russian_way() -> Result<()> {
+    let b = e2e::session().await?;
+    b.open("ru/bucket-rounding.html").await?;
+    let widget = b.by_testid("widget-bucket-rounding").await?;
+    Browser::enter_into(&widget, "calc-input", "1048577").await?;
+    // textContent, not WebDriver's text, which turns no-break spaces into spaces.
+    let length: String = Browser::find(&widget, "calc-length")
+        .await?
+        .prop("textContent")
+        .await?
+        .unwrap_or_default();
+    // The browser's Intl.NumberFormat("ru"): no-break spaces between groups.
+    ensure!(
+        length == "2\u{a0}097\u{a0}152",
+        "ru: the buffer length reads {length:?}"
+    );
+    b.open("bucket-rounding.html").await?;
+    let widget = b.by_testid("widget-bucket-rounding").await?;
+    Browser::enter_into(&widget, "calc-input", "1048577").await?;
+    let length = Browser::text(&widget, "calc-length").await?;
+    ensure!(
+        length == "2,097,152",
+        "en: the buffer length reads {length:?}"
+    );
+    Ok(())
+}
+
+/// Three chapters per language: no sideways scroll on a phone (Thai breaks lines between
+/// words, long identifiers and mixed Thai/code included), every Thai letter within the shipped
+/// font's range; screenshots of both widths and both themes when `E2E_SCREENSHOTS` is set.
+#[tokio::test]
+async fn translated_pages_fit_a_phone_and_thai_has_its_font() -> Result<()> {
+    let b = Browser::start().await?;
+    let mut problems = Vec::new();
+    for lang in LANGUAGES {
+        for page in ["bucket-rounding.html", "stale-data.html", "capacity.html"] {
+            let path = format!("{lang}/{page}");
+            for width in [1280, 390] {
+                e2e::screen::set_width(&b, width).await?;
+                b.open(&path).await?;
+                let wide = e2e::screen::overflow(&b).await?;
+                if !wide.is_empty() {
+                    problems.push(format!("{path} at {width} px: {wide:?}"));
+                }
+                if std::env::var_os("E2E_SCREENSHOTS").is_some() {
+                    for theme in ["light", "coal"] {
+                        e2e::screen::set_theme(&b, theme).await?;
+                        b.driver.execute("window.scrollTo(0, 0);", vec![]).await?;
+                        let stem = page.trim_end_matches(".html");
+                        e2e::screen::screenshot(&b, &format!("{lang}-{stem}-{width}-{theme}"))
+                            .await?;
+                    }
+                }
+            }
+            if *lang == "th" {
+                let outside: Vec<String> = b
+                    .driver
+                    .execute(
+                        r##"const t = document.querySelector("main").textContent;
+                           return [...new Set([...t].filter((c) => /[\u0E00-\u0E7F]/.test(c)
+                             && !/[\u0E01-\u0E5B]/.test(c)))].map((c) => c.codePointAt(0).toString(16));"##,
+                        vec![],
+                    )
+                    .await?
+                    .convert()?;
+                if !outside.is_empty() {
+                    problems.push(format!(
+                        "{path}: Thai code points the font lacks: {outside:?}"
+                    ));
+                }
+                // Every family, weight and style that draws Thai here has a Thai face (a bold
+                // code span without one draws boxes).
+                let faceless: Vec<String> = b
+                    .driver
+                    .execute(
+                        r##"const faces = new Set([...document.fonts]
+                               .filter((f) => /E01/i.test(f.unicodeRange))
+                               .map((f) => f.family.replace(/"/g, "") + "|" + f.weight + "|" + f.style));
+                           const missing = new Set();
+                           const walk = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+                           for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                             if (!/[\u0E01-\u0E5B]/.test(n.textContent)) continue;
+                             const cs = getComputedStyle(n.parentElement);
+                             const family = cs.fontFamily.split(",")[0].trim().replace(/"/g, "");
+                             const weight = parseInt(cs.fontWeight, 10) >= 600 ? "700" : "400";
+                             const key = family + "|" + weight + "|" + cs.fontStyle;
+                             if (!faces.has(key)) missing.add(key);
+                           }
+                           return [...missing];"##,
+                        vec![],
+                    )
+                    .await?
+                    .convert()?;
+                if !faceless.is_empty() {
+                    problems.push(format!(
+                        "{path}: Thai drawn with no Thai face: {faceless:?}"
+                    ));
+                }
+            }
+        }
+    }
+    ensure!(problems.is_empty(), "{problems:#?}");
+    b.assert_no_errors().await?;
+    b.quit().await
+}

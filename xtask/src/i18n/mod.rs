@@ -1,0 +1,346 @@
+//! The book's translations (issue 24): the message template, the catalogs, the report.
+//!
+//! The English chapters are the source. `cargo xtask i18n` extracts their text with
+//! Comprehensive Rust's `mdbook-xgettext` (run in-process: it is a library) into
+//! `book/po/messages.pot`, then brings every catalog `book/po/<lang>.po` up to date with it:
+//! a message whose English is unchanged keeps its translation, a new or changed one is added
+//! untranslated, a message the English no longer has is dropped. The book's preprocessor
+//! (`mdbook-lab`) translates each chapter with these catalogs before it splices in figures, so a
+//! new bench run never makes a translation outdated.
+//!
+//! The lab's own words (widgets, quizzes, verdicts) have their catalog too, `lab-text/po/`
+//! (`lab.rs`): `cargo xtask i18n` extracts and merges it the same way.
+//!
+//! The report counts, per catalog and language, the messages translated, fuzzy and missing; a
+//! shipped language must have none fuzzy or missing (`check`, run by `cargo xtask test`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use lab_text::lang::{self, Language};
+use polib::catalog::Catalog;
+use polib::message::{Message, MessageMutView};
+
+pub mod lab;
+
+/// Where the catalogs live, relative to the book's root (mdbook-i18n-helpers' default `po`).
+pub fn po_dir(root: &Path) -> PathBuf {
+    root.join("book/po")
+}
+
+/// Extracts the English text into `book/po/messages.pot`.
+pub fn template(root: &Path) -> Result<PathBuf> {
+    crate::site::step("extracting the book's English text into book/po/messages.pot");
+    let mut book =
+        mdbook_driver::MDBook::load(root.join("book")).context("cannot load book/book.toml")?;
+    // The renderer writes into its build directory: point it at po/, not at the site.
+    book.config.build.build_dir = po_dir(root);
+    book.config.book.language = Some("en".into());
+    book.execute_build_process(&mdbook_i18n_helpers::renderers::Xgettext)
+        .context("mdbook-xgettext could not extract the book's text")?;
+    let pot = po_dir(root).join("messages.pot");
+    add_html_texts(root, &pot)?;
+    Ok(pot)
+}
+
+/// The book's chapter files, `book/src/*.md`, sorted.
+fn chapters(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("book/src"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    pages.sort();
+    Ok(pages)
+}
+
+/// Adds to the template the texts of the chapters' raw HTML that mdbook-xgettext skips (a
+/// folded section's `<summary>`, an inline drawing's `<title>`, `<text>` and `<tspan>`; see
+/// `mdbook_lab::translate::html_texts`), each with the place it comes from.
+fn add_html_texts(root: &Path, pot: &Path) -> Result<()> {
+    let mut catalog = read(pot)?;
+    for page in chapters(root)? {
+        let text = std::fs::read_to_string(&page)?;
+        let name = page
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        for (range, msgid) in mdbook_lab::translate::html_texts(&text) {
+            let line = text[..range.start].matches('\n').count() + 1;
+            let place = format!("src/{name}:{line}");
+            let source = match catalog.find_message(None, &msgid, None) {
+                Some(m) => format!("{} {place}", m.source()),
+                None => place,
+            };
+            catalog.append_or_update(
+                Message::build_singular()
+                    .with_msgid(msgid)
+                    .with_source(source)
+                    .with_comments("Text of the chapter's HTML (a folded section's title or a drawing's label)".into())
+                    .done(),
+            );
+        }
+    }
+    polib::po_file::write(&catalog, pot).with_context(|| format!("cannot write {}", pot.display()))
+}
+
+/// `cargo xtask i18n`: both templates, then every catalog merged with them, then the report.
+pub fn update(root: &Path) -> Result<()> {
+    let pot = template(root)?;
+    let book = read(&pot)?;
+    merge_all(&book, &po_dir(root))?;
+    let lab = lab::template(root)?;
+    merge_all(&lab, &lab::po_dir(root))?;
+    print!("{}", report_with(root, &book, &lab)?.text());
+    Ok(())
+}
+
+/// Merges `template` into `<dir>/<lang>.po` for every translated language.
+fn merge_all(template: &Catalog, dir: &Path) -> Result<()> {
+    for language in lang::translated() {
+        let path = dir.join(format!("{}.po", language.code));
+        let old = if path.is_file() {
+            Some(read(&path)?)
+        } else {
+            None
+        };
+        let merged = merge(template, old.as_ref(), language);
+        polib::po_file::write(&merged, &path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn read(path: &Path) -> Result<Catalog> {
+    polib::po_file::parse(path)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// The template's messages in its order, each with the old catalog's translation of the same
+/// English (and its fuzzy flag) where there is one.
+fn merge(template: &Catalog, old: Option<&Catalog>, language: &Language) -> Catalog {
+    // The header as the template has it, with this language's lines; the dates of an existing
+    // catalog are kept, so an extraction alone does not change the file.
+    let dates = old.map_or(&template.metadata, |c| &c.metadata);
+    let header = format!(
+        "Project-Id-Version: Pools & Chunks\nPOT-Creation-Date: {}\nPO-Revision-Date: {}\n\
+         Last-Translator: {}\nLanguage-Team: {}\nMIME-Version: 1.0\n\
+         Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\
+         Language: {}\nPlural-Forms: {}\n",
+        dates.pot_creation_date,
+        dates.po_revision_date,
+        dates.last_translator,
+        language.name,
+        language.code,
+        language.plural_forms,
+    );
+    let metadata = polib::metadata::CatalogMetadata::parse(&header).unwrap_or_default();
+    let mut out = Catalog::new(metadata);
+    let forms = language
+        .plural_forms
+        .split_once("nplurals=")
+        .and_then(|(_, n)| n.split(';').next()?.trim().parse().ok())
+        .unwrap_or(2);
+    for message in template.messages() {
+        let plural = message.msgid_plural().ok().filter(|p| !p.is_empty());
+        let previous = old.and_then(|c| c.find_message(None, message.msgid(), plural));
+        let mut new = match plural {
+            Some(plural) => {
+                let mut texts = previous
+                    .and_then(|p| p.msgstr_plural().ok().cloned())
+                    .unwrap_or_default();
+                texts.resize(forms, String::new());
+                Message::build_plural()
+                    .with_msgid(message.msgid().to_string())
+                    .with_msgid_plural(plural.to_string())
+                    .with_msgstr_plural(texts)
+                    .with_source(message.source().to_string())
+                    .with_comments(message.comments().to_string())
+                    .done()
+            }
+            None => {
+                let mut new = Message::build_singular()
+                    .with_msgid(message.msgid().to_string())
+                    .with_source(message.source().to_string())
+                    .with_comments(message.comments().to_string())
+                    .with_msgctxt(message.msgctxt().to_string())
+                    .done();
+                if let Some(text) = previous.and_then(|p| p.msgstr().ok()) {
+                    new.set_msgstr(text.to_string()).ok();
+                }
+                new
+            }
+        };
+        if previous.is_some_and(|p| p.is_fuzzy()) {
+            new.flags_mut().add_flag("fuzzy");
+        }
+        out.append_or_update(new);
+    }
+    out
+}
+
+/// One language's counts.
+pub struct Counts {
+    /// `book` or `lab`.
+    pub catalog: &'static str,
+    pub code: &'static str,
+    pub translated: usize,
+    pub fuzzy: usize,
+    pub missing: usize,
+    /// Messages whose translation does not carry exactly the English's lab directives
+    /// (`{{#fig …}}`, `{{#claim …}}`, …): the claims must be the same claims in every language.
+    pub directives_changed: Vec<String>,
+}
+
+/// The translation report, per translated language.
+pub struct Report(pub Vec<Counts>);
+
+impl Report {
+    pub fn text(&self) -> String {
+        let mut s = String::from("translations (book: book/po, lab: lab-text/po):\n");
+        for c in &self.0 {
+            s.push_str(&format!(
+                "  {} {}: {} translated, {} fuzzy, {} missing, {} with changed directives\n",
+                c.catalog,
+                c.code,
+                c.translated,
+                c.fuzzy,
+                c.missing,
+                c.directives_changed.len()
+            ));
+        }
+        s
+    }
+
+    /// Fails when a shipped language has a fuzzy or missing message or changes a directive.
+    pub fn check(&self) -> Result<()> {
+        let bad: Vec<String> = self
+            .0
+            .iter()
+            .filter(|c| c.fuzzy + c.missing + c.directives_changed.len() > 0)
+            .map(|c| {
+                let mut line = format!(
+                    "{} {}: {} fuzzy, {} missing",
+                    c.catalog, c.code, c.fuzzy, c.missing
+                );
+                for d in c.directives_changed.iter().take(5) {
+                    line.push_str(&format!("\n    directives differ: {d}"));
+                }
+                line
+            })
+            .collect();
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            bail!(
+                "a shipped language is not fully translated (run `cargo xtask i18n` after an \
+                 English change, then translate book/po/<lang>.po and lab-text/po/<lang>.po):\n  {}",
+                bad.join("\n  ")
+            )
+        }
+    }
+}
+
+/// Counts every catalog against the current templates (extracted afresh, so an English edit
+/// that the catalogs do not have yet counts as missing).
+pub fn report(root: &Path) -> Result<Report> {
+    let book = read(&template(root)?)?;
+    let lab = lab::template(root)?;
+    report_with(root, &book, &lab)
+}
+
+fn report_with(root: &Path, book: &Catalog, lab: &Catalog) -> Result<Report> {
+    let mut out = Vec::new();
+    for (name, template, dir) in [
+        ("book", book, po_dir(root)),
+        ("lab", lab, lab::po_dir(root)),
+    ] {
+        for language in lang::translated() {
+            let path = dir.join(format!("{}.po", language.code));
+            let catalog = if path.is_file() {
+                Some(read(&path)?)
+            } else {
+                None
+            };
+            out.push(count(name, language, template, catalog.as_ref()));
+        }
+    }
+    Ok(Report(out))
+}
+
+fn count(
+    name: &'static str,
+    language: &'static Language,
+    template: &Catalog,
+    catalog: Option<&Catalog>,
+) -> Counts {
+    let mut counts = Counts {
+        catalog: name,
+        code: language.code,
+        translated: 0,
+        fuzzy: 0,
+        missing: 0,
+        directives_changed: Vec::new(),
+    };
+    for message in template.messages() {
+        let plural = message.msgid_plural().ok().filter(|p| !p.is_empty());
+        let found = catalog.and_then(|c| c.find_message(None, message.msgid(), plural));
+        match found {
+            Some(m) if m.is_fuzzy() => counts.fuzzy += 1,
+            Some(m) if m.is_translated() => {
+                counts.translated += 1;
+                let texts: Vec<&str> = if m.is_plural() {
+                    m.msgstr_plural()
+                        .map(|v| v.iter().map(String::as_str).collect())
+                        .unwrap_or_default()
+                } else {
+                    vec![m.msgstr().unwrap_or_default()]
+                };
+                if texts
+                    .iter()
+                    .any(|t| directives(message.msgid()) != directives(t))
+                {
+                    counts.directives_changed.push(short(message.msgid()));
+                }
+            }
+            _ => counts.missing += 1,
+        }
+    }
+    counts
+}
+
+/// The `{{#…}}` directives of a text, in order.
+pub fn directives(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("{{#") {
+        let Some(len) = rest[start..].find("}}") else {
+            break;
+        };
+        out.push(&rest[start..start + len + 2]);
+        rest = &rest[start + len + 2..];
+    }
+    out
+}
+
+fn short(text: &str) -> String {
+    let mut s: String = text.chars().take(70).collect();
+    if s.len() < text.len() {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_are_found_in_order() {
+        let text = "A {{#fig a.b}} and {{#claim x < 1}} but not {{ plain }}.";
+        assert_eq!(directives(text), ["{{#fig a.b}}", "{{#claim x < 1}}"]);
+        assert!(directives("no directive").is_empty());
+        assert_eq!(directives("{{#open"), Vec::<&str>::new());
+    }
+}
