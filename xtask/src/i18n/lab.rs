@@ -56,6 +56,31 @@ pub fn extract(root: &Path) -> Result<Vec<Found>> {
             add(&mut out, &mut index, msgid, plural, format!("{rel}:{line}"));
         }
     }
+    // The figures' titles, written by the bench into book/data: the preprocessor shows them in
+    // figure tables, popovers and claims, and gives them to the quizzes graded from the data.
+    let mut data: Vec<PathBuf> = std::fs::read_dir(root.join("book/data"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    data.sort();
+    for file in data {
+        let text = std::fs::read_to_string(&file)?;
+        let json: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}", file.display()))?;
+        let name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if let Some(figures) = json.get("figures").and_then(|f| f.as_object()) {
+            for (key, figure) in figures {
+                if let Some(title) = figure.get("title").and_then(|t| t.as_str()) {
+                    let place = format!("book/data/{name}:{key}");
+                    add(&mut out, &mut index, title.to_string(), None, place);
+                }
+            }
+        }
+    }
     // A verdict's own words, written in the chapters' directives (`less=fewer_bytes`): the
     // preprocessor translates them with the lab's catalog.
     for page in super::chapters(root)? {
@@ -252,7 +277,11 @@ pub fn literal(s: &str) -> Result<(String, &str), String> {
 pub fn template(root: &Path) -> Result<Catalog> {
     let found = extract(root)?;
     let mut bad = Vec::new();
-    for f in &found {
+    // Only code's messages are templates; a figure's title is plain text.
+    for f in found
+        .iter()
+        .filter(|f| !f.places[0].starts_with("book/data/"))
+    {
         for text in std::iter::once(&f.msgid).chain(f.plural.as_ref()) {
             if let Some(p) = bad_placeholder(text) {
                 bad.push(format!("{}: `{p}` in {text:?}", f.places[0]));

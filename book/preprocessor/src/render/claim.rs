@@ -73,7 +73,7 @@ fn figure_words(key: &str, file: &RunFile) -> Option<(String, String)> {
     } else {
         t!("too noisy to print").into_owned()
     };
-    Some((f.title.clone(), value))
+    Some((lab_text::tr::get_dynamic(&f.title), value))
 }
 
 /// The claim in words ("Holds: return with clear ÷ without, 1048576 B is 7,287×, wholly over

@@ -100,10 +100,10 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
         ),
         _ => String::new(),
     };
-    // The figure's title and the gate's note come from the data file, in English.
+    // The gate's note comes from the data file, in English; the title is in the lab's catalog.
     let text = format!(
         "{}: {spread}{repeats}{instructions}{}",
-        f.title,
+        lab_text::tr::get_dynamic(&f.title),
         tf!(
             "gate: {}. {} on {} ({} logical cores, {}), {}",
             f.gate_note,
@@ -212,7 +212,10 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
         else {
             return Err(format!("figure `{key}` is in no file of book/data"));
         };
-        html.push_str(&format!("<tr><td>{}</td>", escape(title)));
+        html.push_str(&format!(
+            "<tr><td>{}</td>",
+            escape(&lab_text::tr::get_dynamic(title))
+        ));
         for file in files {
             match file.figures.get(*key) {
                 Some(f) => html.push_str(&format!("<td>{}</td>", cell(key, f, file, data))),

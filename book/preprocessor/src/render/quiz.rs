@@ -75,7 +75,8 @@ pub fn page(spec: &Quiz, data: &Data) -> Result<Page, String> {
         page.figures.insert(
             key.to_string(),
             Fig {
-                title: f.title.clone(),
+                // In the page's language: the quiz shows it as it is.
+                title: lab_text::tr::get_dynamic(&f.title),
                 unit: serde_json::to_value(f.unit)
                     .ok()
                     .and_then(|v| v.as_str().map(String::from))

@@ -92,10 +92,11 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
         match mark {
             Mark::Reference(edge) => vlines.push(VLine {
                 x: edge.x,
-                label: edge.label.to_string(),
-                legend: format!(
+                label: lab_text::tr::get_dynamic(edge.label),
+                legend: lab_text::tf!(
                     "{} ({}; a .NET reference, not measured here)",
-                    edge.label, edge.source
+                    lab_text::tr::get_dynamic(edge.label),
+                    edge.source
                 ),
             }),
             Mark::Figure { key, label } => {
@@ -110,11 +111,15 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                         } else {
                             String::new()
                         };
+                        let label = lab_text::tr::get_dynamic(label);
                         vlines.push(VLine {
                             x: v,
                             label: format!("{label} = {shown}{who}"),
-                            legend: format!(
-                                "{label} = {shown}: measured, {key} on {}",
+                            legend: lab_text::tf!(
+                                "{} = {}: measured, {} on {}",
+                                label,
+                                shown,
+                                key,
                                 file.label()
                             ),
                         });
@@ -191,9 +196,13 @@ fn html(
     let many = files.len() > 1;
     let line_name = |l: &Line<'_>| {
         if many {
-            format!("{} — {}", spec.series[l.series].label, l.file.label())
+            format!(
+                "{} — {}",
+                lab_text::tr::get_dynamic(spec.series[l.series].label),
+                l.file.label()
+            )
         } else {
-            spec.series[l.series].label.to_string()
+            lab_text::tr::get_dynamic(spec.series[l.series].label)
         }
     };
     let machines: Vec<String> = files
@@ -213,7 +222,7 @@ fn html(
          <figcaption><span class=\"lab-chart-title\">{title}</span> \
          <span class=\"lab-prov\">Rust, measured on {machines}</span></figcaption>",
         name = spec.name,
-        title = escape(spec.title),
+        title = escape(&lab_text::tr::get_dynamic(spec.title)),
         machines = machines.join("; "),
     );
     out.push_str(svg);
@@ -228,9 +237,12 @@ fn html(
     }
     if let Some(band) = spec.band {
         out.push_str(&format!(
-            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{} ({}; .NET reference results, not measured here)</li>",
-            escape(band.label),
-            escape(band.source)
+            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{}</li>",
+            escape(&lab_text::tf!(
+                "{} ({}; .NET reference results, not measured here)",
+                lab_text::tr::get_dynamic(band.label),
+                band.source
+            ))
         ));
     }
     for v in vlines {
@@ -244,7 +256,7 @@ fn html(
         out.push_str(&format!(
             "<li>{}{}</li>",
             swatch("lab-level"),
-            escape(meaning)
+            escape(&lab_text::tr::get_dynamic(meaning))
         ));
     }
     out.push_str("</ul>");
@@ -254,16 +266,18 @@ fn html(
         for ((key, _, point), x) in l.points.iter().zip(spec.xs) {
             let at = x_name(spec, x);
             match point {
-                Point::Gated(why) => notes.push(format!(
-                    "a gap at {at} in “{}” on {}: the noise gate found <code>{}</code> too noisy to draw ({})",
-                    escape(spec.series[l.series].label),
+                Point::Gated(why) => notes.push(lab_text::tf!(
+                    "a gap at {} in “{}” on {}: the noise gate found <code>{}</code> too noisy to draw ({})",
+                    at,
+                    escape(&lab_text::tr::get_dynamic(spec.series[l.series].label)),
                     escape(&l.file.label()),
                     escape(key),
                     escape(why)
                 )),
-                Point::Missing => notes.push(format!(
-                    "a gap at {at} in “{}”: {} has no <code>{}</code> (not measured in that run)",
-                    escape(spec.series[l.series].label),
+                Point::Missing => notes.push(lab_text::tf!(
+                    "a gap at {} in “{}”: {} has no <code>{}</code> (not measured in that run)",
+                    at,
+                    escape(&lab_text::tr::get_dynamic(spec.series[l.series].label)),
                     escape(&l.file.label()),
                     escape(key)
                 )),
@@ -276,14 +290,17 @@ fn html(
         .flat_map(|l| &l.points)
         .any(|(_, _, p)| matches!(p, Point::Value { v, .. } if *v <= 0.0));
     if spec.y.log && zero {
-        notes.push("a log scale has no 0: a 0 is drawn on the bottom line, marked 0".into());
+        notes.push(
+            lab_text::t!("a log scale has no 0: a 0 is drawn on the bottom line, marked 0")
+                .into_owned(),
+        );
     }
     if let Some((x, y, why)) = spec.origin {
-        notes.push(format!(
+        notes.push(lab_text::tf!(
             "every line starts at x = {}, y = {}: {}",
             svg::tick(spec.x.scale, x),
             svg::tick(spec.y.scale, y),
-            escape(why)
+            escape(&lab_text::tr::get_dynamic(why))
         ));
     }
     if !notes.is_empty() {
@@ -345,15 +362,16 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
             let unit = Unit::Ratio;
             out.push_str(&format!(
                 "<tr class=\"lab-chart-reference\"><td>{}</td><td>{} (.NET, {})</td>\
-                 <td>{} – {}</td><td>reference result</td></tr>",
+                 <td>{} – {}</td><td>{}</td></tr>",
                 match spec.x.scale {
                     Scale::Bytes => format!("{} B", lab_text::group_digits(*x as u64)),
                     _ => lab_text::group_digits(*x as u64),
                 },
-                escape(band.label),
+                escape(&lab_text::tr::get_dynamic(band.label)),
                 escape(band.source),
-                format_value(unit, *low),
-                format_value(unit, *high)
+                lab_text::tr::localize_figure(&format_value(unit, *low)),
+                lab_text::tr::localize_figure(&format_value(unit, *high)),
+                escape(&lab_text::t!("reference result"))
             ));
         }
     }

@@ -4,6 +4,7 @@
 //! they never go into `book/data`, and every chart that draws one labels it as .NET with its
 //! source. They live here, in one place, so a reader of the code can check each against the
 //! article (`/work/shared/COURSE.md` §7 restates them).
+use lab_text::n;
 
 /// A range the article measured at each x (several machines or runs), drawn as a band.
 pub struct Band {
@@ -26,7 +27,7 @@ const RUSSIAN_ARRAYPOOL: &str = "the Russian article «Бенчмаркая Arra
 
 /// Rent + return with clearing ÷ without, four machines, .NET 10.
 pub const DOTNET_CLEARING: Band = Band {
-    label: ".NET reference range",
+    label: n!(".NET reference range"),
     source: RUSSIAN_ARRAYPOOL,
     points: &[
         (1_024.0, 1.56, 1.65),
@@ -38,14 +39,14 @@ pub const DOTNET_CLEARING: Band = Band {
 
 /// Rent + write + return ÷ writing a ready buffer (PoolTouchBench), eight measurements, two runs.
 pub const DOTNET_LOWER_BOUND: Band = Band {
-    label: ".NET reference range",
+    label: n!(".NET reference range"),
     source: RUSSIAN_ARRAYPOOL,
     points: &[(81_920.0, 0.985, 1.035), (1_048_576.0, 0.985, 1.035)],
 };
 
 /// .NET puts an array of 85,000 bytes or more (its 24-byte header included) in the LOH.
 pub const DOTNET_LOH: Edge = Edge {
-    label: ".NET LOH edge 85,000",
+    label: n!(".NET LOH edge 85,000"),
     source: "the .NET runtime's large-object threshold, as the Russian article on Enumerable.Chunk with large batches states it",
     x: 85_000.0,
 };

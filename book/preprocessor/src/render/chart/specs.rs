@@ -5,6 +5,7 @@
 //! `native-bench/FIGURES.md`.
 
 use super::reference::{self, Band, Edge};
+use lab_text::n;
 
 /// What an axis measures, which decides its tick labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,108 +111,110 @@ const CHUNKS: &[X] = &[
 ];
 
 const SIZE_AXIS: Axis = Axis {
-    label: "buffer size (bytes, log scale)",
+    label: n!("buffer size (bytes, log scale)"),
     scale: Scale::Bytes,
     log: true,
 };
 
 const PEER_SERIES: &[Series] = &[
     Series {
-        label: "÷ glibc malloc + free",
+        label: n!("÷ glibc malloc + free"),
         key: "peers.{x}.pool_vs_system",
     },
     Series {
-        label: "÷ mimalloc",
+        label: n!("÷ mimalloc"),
         key: "peers.{x}.pool_vs_mimalloc",
     },
     Series {
-        label: "÷ object-pool",
+        label: n!("÷ object-pool"),
         key: "peers.{x}.pool_vs_object_pool",
     },
     Series {
-        label: "÷ opool",
+        label: n!("÷ opool"),
         key: "peers.{x}.pool_vs_opool",
     },
     Series {
-        label: "÷ lockfree-object-pool",
+        label: n!("÷ lockfree-object-pool"),
         key: "peers.{x}.pool_vs_lockfree_object_pool",
     },
 ];
 
 const PEER_WRITE_SERIES: &[Series] = &[
     Series {
-        label: "÷ glibc malloc + free",
+        label: n!("÷ glibc malloc + free"),
         key: "peers.{x}.pool_vs_system_write",
     },
     Series {
-        label: "÷ mimalloc",
+        label: n!("÷ mimalloc"),
         key: "peers.{x}.pool_vs_mimalloc_write",
     },
     Series {
-        label: "÷ object-pool",
+        label: n!("÷ object-pool"),
         key: "peers.{x}.pool_vs_object_pool_write",
     },
     Series {
-        label: "÷ opool",
+        label: n!("÷ opool"),
         key: "peers.{x}.pool_vs_opool_write",
     },
     Series {
-        label: "÷ lockfree-object-pool",
+        label: n!("÷ lockfree-object-pool"),
         key: "peers.{x}.pool_vs_lockfree_object_pool_write",
     },
 ];
 
-const PEER_LEVEL: Option<(f64, &str)> =
-    Some((1.0, "1×: as fast as the peer; below: the pool is faster"));
+const PEER_LEVEL: Option<(f64, &str)> = Some((
+    1.0,
+    n!("1×: as fast as the peer; below: the pool is faster"),
+));
 
 const CHUNK_SERIES_BYTES: &[Series] = &[
     Series {
-        label: ".NET Chunk, array path",
+        label: n!(".NET Chunk, array path"),
         key: "chunking.{x}.hold.dotnet_array.bytes",
     },
     Series {
-        label: ".NET Chunk, enumerable path",
+        label: n!(".NET Chunk, enumerable path"),
         key: "chunking.{x}.hold.dotnet_enumerable.bytes",
     },
     Series {
-        label: "collect each chunk into a Vec",
+        label: n!("collect each chunk into a Vec"),
         key: "chunking.{x}.hold.collect_vec.bytes",
     },
     Series {
-        label: "slice.chunks (borrowed)",
+        label: n!("slice.chunks (borrowed)"),
         key: "chunking.{x}.hold.slice_chunks.bytes",
     },
     Series {
-        label: "pooled buffers",
+        label: n!("pooled buffers"),
         key: "chunking.{x}.hold.pooled.bytes",
     },
 ];
 
 const CHUNK_SERIES_ALLOCATIONS: &[Series] = &[
     Series {
-        label: ".NET Chunk, array path",
+        label: n!(".NET Chunk, array path"),
         key: "chunking.{x}.hold.dotnet_array.allocations",
     },
     Series {
-        label: ".NET Chunk, enumerable path",
+        label: n!(".NET Chunk, enumerable path"),
         key: "chunking.{x}.hold.dotnet_enumerable.allocations",
     },
     Series {
-        label: "collect each chunk into a Vec",
+        label: n!("collect each chunk into a Vec"),
         key: "chunking.{x}.hold.collect_vec.allocations",
     },
     Series {
-        label: "slice.chunks (borrowed)",
+        label: n!("slice.chunks (borrowed)"),
         key: "chunking.{x}.hold.slice_chunks.allocations",
     },
     Series {
-        label: "pooled buffers",
+        label: n!("pooled buffers"),
         key: "chunking.{x}.hold.pooled.allocations",
     },
 ];
 
 const CHUNK_AXIS: Axis = Axis {
-    label: "chunk size (bytes: 20,000, 25,000 and 40,000 i32)",
+    label: n!("chunk size (bytes: 20,000, 25,000 and 40,000 i32)"),
     scale: Scale::Bytes,
     log: false,
 };
@@ -220,7 +223,7 @@ const CHUNK_MARKS: &[Mark] = &[
     Mark::Reference(&reference::DOTNET_LOH),
     Mark::Figure {
         key: "cliff.u8.first_bytes",
-        label: "glibc mmap edge",
+        label: n!("glibc mmap edge"),
     },
 ];
 
@@ -228,39 +231,39 @@ const CHUNK_MARKS: &[Mark] = &[
 pub const CHARTS: &[Chart] = &[
     Chart {
         name: "clearing",
-        title: "What clearing costs: rent + return with clearing ÷ without, by buffer size",
+        title: n!("What clearing costs: rent + return with clearing ÷ without, by buffer size"),
         x: SIZE_AXIS,
         y: Axis {
-            label: "cleared ÷ uncleared (×, log scale)",
+            label: n!("cleared ÷ uncleared (×, log scale)"),
             scale: Scale::Ratio,
             log: true,
         },
         xs: SIZES,
         series: &[Series {
-            label: "Rust, shared pool",
+            label: n!("Rust, shared pool"),
             key: "clearing.{x}.cleared_vs_uncleared",
         }],
         origin: None,
-        level: Some((1.0, "1×: clearing would cost nothing")),
+        level: Some((1.0, n!("1×: clearing would cost nothing"))),
         band: Some(&reference::DOTNET_CLEARING),
         marks: &[],
     },
     Chart {
         name: "capacity",
-        title: "Bytes allocated per round against buffers of 1 KiB held at once (default pool)",
+        title: n!("Bytes allocated per round against buffers of 1 KiB held at once (default pool)"),
         x: Axis {
-            label: "buffers held at once (log scale)",
+            label: n!("buffers held at once (log scale)"),
             scale: Scale::Count,
             log: true,
         },
         y: Axis {
-            label: "bytes per round (log scale)",
+            label: n!("bytes per round (log scale)"),
             scale: Scale::Bytes,
             log: true,
         },
         xs: HELD,
         series: &[Series {
-            label: "shared pool, 1 KiB buffers",
+            label: n!("shared pool, 1 KiB buffers"),
             key: "capacity.1024.default.{x}.bytes_per_round",
         }],
         origin: None,
@@ -268,63 +271,63 @@ pub const CHARTS: &[Chart] = &[
         band: None,
         marks: &[Mark::Figure {
             key: "capacity.default.kept_max",
-            label: "knee 1 + P × M",
+            label: n!("knee 1 + P × M"),
         }],
     },
     Chart {
         name: "threads",
-        title: "Thread scaling: throughput of rent + return of 1 KiB against one thread",
+        title: n!("Thread scaling: throughput of rent + return of 1 KiB against one thread"),
         x: Axis {
-            label: "threads",
+            label: n!("threads"),
             scale: Scale::Count,
             log: false,
         },
         y: Axis {
-            label: "throughput ÷ one thread (×)",
+            label: n!("throughput ÷ one thread (×)"),
             scale: Scale::Ratio,
             log: false,
         },
         xs: &[x(2.0, "2")],
         series: &[
             Series {
-                label: "one shared pool",
+                label: n!("one shared pool"),
                 key: "threads.{x}_vs_1.throughput",
             },
             Series {
-                label: "a pool per thread (the machine's ceiling)",
+                label: n!("a pool per thread (the machine's ceiling)"),
                 key: "threads.{x}_private_vs_1.throughput",
             },
         ],
-        origin: Some((1.0, 1.0, "one thread is 1× by definition")),
+        origin: Some((1.0, 1.0, n!("one thread is 1× by definition"))),
         level: None,
         band: None,
         marks: &[],
     },
     Chart {
         name: "lower-bound",
-        title: "Rent + full write + return ÷ writing a ready buffer (the lower bound), by size",
+        title: n!("Rent + full write + return ÷ writing a ready buffer (the lower bound), by size"),
         x: SIZE_AXIS,
         y: Axis {
-            label: "pool + write ÷ write alone (×)",
+            label: n!("pool + write ÷ write alone (×)"),
             scale: Scale::Ratio,
             log: false,
         },
         xs: SIZES_WITH_4K,
         series: &[Series {
-            label: "Rust, shared pool",
+            label: n!("Rust, shared pool"),
             key: "rent_return.{x}.pool_write_vs_lower_bound",
         }],
         origin: None,
-        level: Some((1.0, "1×: renting costs nothing beside the write")),
+        level: Some((1.0, n!("1×: renting costs nothing beside the write"))),
         band: Some(&reference::DOTNET_LOWER_BOUND),
         marks: &[],
     },
     Chart {
         name: "peers",
-        title: "Rent + return of the pool ÷ each peer's get + give back, by size",
+        title: n!("Rent + return of the pool ÷ each peer's get + give back, by size"),
         x: SIZE_AXIS,
         y: Axis {
-            label: "pool ÷ peer (×, log scale)",
+            label: n!("pool ÷ peer (×, log scale)"),
             scale: Scale::Ratio,
             log: true,
         },
@@ -337,10 +340,10 @@ pub const CHARTS: &[Chart] = &[
     },
     Chart {
         name: "peers-write",
-        title: "The same with a full write of the buffer: pool ÷ each peer, by size",
+        title: n!("The same with a full write of the buffer: pool ÷ each peer, by size"),
         x: SIZE_AXIS,
         y: Axis {
-            label: "pool ÷ peer, with write (×, log)",
+            label: n!("pool ÷ peer, with write (×, log)"),
             scale: Scale::Ratio,
             log: true,
         },
@@ -353,10 +356,10 @@ pub const CHARTS: &[Chart] = &[
     },
     Chart {
         name: "chunking-bytes",
-        title: "Bytes allocated per run over 200,000 i32, chunks held, against chunk size",
+        title: n!("Bytes allocated per run over 200,000 i32, chunks held, against chunk size"),
         x: CHUNK_AXIS,
         y: Axis {
-            label: "bytes per run (log scale)",
+            label: n!("bytes per run (log scale)"),
             scale: Scale::Bytes,
             log: true,
         },
@@ -369,10 +372,10 @@ pub const CHARTS: &[Chart] = &[
     },
     Chart {
         name: "chunking-allocations",
-        title: "Allocations per run over 200,000 i32, chunks held, against chunk size",
+        title: n!("Allocations per run over 200,000 i32, chunks held, against chunk size"),
         x: CHUNK_AXIS,
         y: Axis {
-            label: "allocations per run (log scale)",
+            label: n!("allocations per run (log scale)"),
             scale: Scale::Count,
             log: true,
         },
@@ -385,14 +388,16 @@ pub const CHARTS: &[Chart] = &[
     },
     Chart {
         name: "cliff",
-        title: "Allocation + write + free at glibc's threshold ÷ just below it, dynamic and fixed threshold",
+        title: n!(
+            "Allocation + write + free at glibc's threshold ÷ just below it, dynamic and fixed threshold"
+        ),
         x: Axis {
-            label: "the allocation at the edge",
+            label: n!("the allocation at the edge"),
             scale: Scale::Count,
             log: false,
         },
         y: Axis {
-            label: "cost ÷ just below it (×, log scale)",
+            label: n!("cost ÷ just below it (×, log scale)"),
             scale: Scale::Ratio,
             log: true,
         },
@@ -410,16 +415,16 @@ pub const CHARTS: &[Chart] = &[
         ],
         series: &[
             Series {
-                label: "dynamic threshold (glibc's default)",
+                label: n!("dynamic threshold (glibc's default)"),
                 key: "cliff.dynamic.{x}_vs_below",
             },
             Series {
-                label: "fixed threshold (GLIBC_TUNABLES)",
+                label: n!("fixed threshold (GLIBC_TUNABLES)"),
                 key: "cliff.fixed.{x}_vs_below",
             },
         ],
         origin: None,
-        level: Some((1.0, "1×: as cheap as below the threshold")),
+        level: Some((1.0, n!("1×: as cheap as below the threshold"))),
         band: None,
         marks: &[],
     },

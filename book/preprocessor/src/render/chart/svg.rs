@@ -304,7 +304,7 @@ pub(super) fn draw(spec: &Chart, lines: &[Line<'_>], vlines: &[VLine]) -> Result
         root.present()
             .map_err(|e| format!("cannot draw chart `{}`: {e}", spec.name))?;
     }
-    Ok(recolour(&svg, spec.title))
+    Ok(recolour(&svg, &lab_text::tr::get_dynamic(spec.title)))
 }
 
 fn plot(
@@ -340,8 +340,8 @@ fn plot(
         .light_line_style(TRANSPARENT)
         .label_style(font())
         .axis_desc_style(("sans-serif", FONT).into_font().color(&AXIS_TITLE))
-        .x_desc(spec.x.label)
-        .y_desc(spec.y.label)
+        .x_desc(lab_text::tr::get_dynamic(spec.x.label))
+        .y_desc(lab_text::tr::get_dynamic(spec.y.label))
         .x_label_formatter(&|v| label(&xlabels, *v))
         .y_label_formatter(&|v| label(&ylabels, *v))
         .draw()?;
