@@ -208,7 +208,7 @@ fn html(
     let machines: Vec<String> = files
         .iter()
         .map(|f| {
-            format!(
+            lab_text::tf!(
                 "{} ({}, {} logical cores), measured {}",
                 escape(&f.label()),
                 escape(&f.machine.cpu_model),
@@ -220,10 +220,10 @@ fn html(
     let mut out = format!(
         "\n\n<figure class=\"lab-chart\" data-chart=\"{name}\" data-testid=\"chart-{name}\">\
          <figcaption><span class=\"lab-chart-title\">{title}</span> \
-         <span class=\"lab-prov\">Rust, measured on {machines}</span></figcaption>",
+         <span class=\"lab-prov\">{prov}</span></figcaption>",
+        prov = lab_text::tf!("Rust, measured on {}", machines.join("; ")),
         name = spec.name,
         title = escape(&lab_text::tr::get_dynamic(spec.title)),
-        machines = machines.join("; "),
     );
     out.push_str(svg);
     // The legend, in HTML so it wraps on a narrow screen.
