@@ -39,7 +39,7 @@ fn table(file: &Path, code: &mut String) {
         } else {
             vec![m.msgstr().unwrap_or_default().to_string()]
         };
-        rows.push((key(m.msgid()), forms));
+        rows.push((lab_text::tr::key(m.msgid()), forms));
     }
     rows.sort_by_key(|r| r.0);
     rows.dedup_by_key(|r| r.0);
@@ -48,14 +48,4 @@ fn table(file: &Path, code: &mut String) {
         let _ = writeln!(code, "        ({k}, &{forms:?}),");
     }
     code.push_str("    ]),\n");
-}
-
-/// `tr::key`: 64-bit FNV-1a.
-fn key(msgid: &str) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in msgid.as_bytes() {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }

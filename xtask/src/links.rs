@@ -63,12 +63,18 @@ impl TokenSink for Collector {
 
 fn read_page(path: &Path) -> Result<Page> {
     let html = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
+    Ok(tokenize(html, Collector::default()).0.take())
+}
+
+/// Runs html5ever's tokenizer over `html` into `sink` and returns the sink (also the search
+/// text's reader, `search.rs`).
+pub fn tokenize<S: TokenSink>(html: String, sink: S) -> S {
     let queue = BufferQueue::default();
     queue.push_back(StrTendril::from(html));
-    let tokenizer = Tokenizer::new(Collector::default(), Default::default());
+    let tokenizer = Tokenizer::new(sink, Default::default());
     let _ = tokenizer.feed(&queue);
     tokenizer.end();
-    Ok(tokenizer.sink.0.take())
+    tokenizer.sink
 }
 
 /// Checks every `.html` page under `site`; the error lists every broken link.

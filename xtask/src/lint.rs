@@ -59,12 +59,7 @@ pub struct Offense {
 /// committed data.
 pub fn run(root: &Path) -> Result<()> {
     let src = root.join("book/src");
-    let mut paths: Vec<_> = std::fs::read_dir(&src)
-        .with_context(|| format!("cannot list {}", src.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    paths.sort();
+    let paths = crate::site::chapters(root)?;
     let mut found = Vec::new();
     for path in &paths {
         let text = std::fs::read_to_string(path)

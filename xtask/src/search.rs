@@ -12,10 +12,7 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{
-    BufferQueue, CharacterTokens, TagKind, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
-};
+use html5ever::tokenizer::{CharacterTokens, TagKind, TagToken, Token, TokenSink, TokenSinkResult};
 use serde_json::json;
 
 /// Pages that are not chapters: mdBook's copies and indexes.
@@ -106,12 +103,10 @@ fn squash(text: &str) -> String {
 
 /// The sections of one page's HTML.
 pub fn sections(html: &str) -> Vec<Section> {
-    let queue = BufferQueue::default();
-    queue.push_back(StrTendril::from(html));
-    let tokenizer = Tokenizer::new(Sink::default(), Default::default());
-    let _ = tokenizer.feed(&queue);
-    tokenizer.end();
-    let mut out = tokenizer.sink.0.take().sections;
+    let mut out = crate::links::tokenize(html.to_string(), Sink::default())
+        .0
+        .take()
+        .sections;
     for s in &mut out {
         s.text = squash(&s.text);
     }

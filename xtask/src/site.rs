@@ -264,6 +264,19 @@ pub fn language_settings(
     Ok(())
 }
 
+/// The book's chapter files, `book/src/*.md`, sorted (the prose lint and the translations read
+/// them).
+pub fn chapters(root: &Path) -> Result<Vec<PathBuf>> {
+    let src = root.join("book/src");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&src)
+        .with_context(|| format!("cannot list {}", src.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    pages.sort();
+    Ok(pages)
+}
+
 pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
 }

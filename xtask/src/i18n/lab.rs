@@ -83,7 +83,7 @@ pub fn extract(root: &Path) -> Result<Vec<Found>> {
     }
     // A verdict's own words, written in the chapters' directives (`less=fewer_bytes`): the
     // preprocessor translates them with the lab's catalog.
-    for page in super::chapters(root)? {
+    for page in crate::site::chapters(root)? {
         let text = std::fs::read_to_string(&page)?;
         let rel = page
             .strip_prefix(root)
@@ -365,14 +365,9 @@ pub fn strings(found: &[Found], catalog: &Catalog, module: &str, titles: &[Strin
         if m.is_fuzzy() || !m.is_translated() {
             continue;
         }
-        let forms: Vec<String> = if m.is_plural() {
-            m.msgstr_plural().cloned().unwrap_or_default()
-        } else {
-            vec![m.msgstr().unwrap_or_default().to_string()]
-        };
         out.insert(
             lab_text::tr::key(&f.msgid).to_string(),
-            serde_json::Value::from(forms),
+            serde_json::Value::from(super::forms(m)),
         );
     }
     serde_json::Value::Object(out).to_string()

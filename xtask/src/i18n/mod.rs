@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use lab_text::lang::{self, Language};
 use polib::catalog::Catalog;
-use polib::message::{Message, MessageMutView};
+use polib::message::{Message, MessageMutView, MessageView};
 
 pub mod lab;
 
@@ -43,22 +43,12 @@ pub fn template(root: &Path) -> Result<PathBuf> {
     Ok(pot)
 }
 
-/// The book's chapter files, `book/src/*.md`, sorted.
-fn chapters(root: &Path) -> Result<Vec<PathBuf>> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("book/src"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    pages.sort();
-    Ok(pages)
-}
-
 /// Adds to the template the texts of the chapters' raw HTML that mdbook-xgettext skips (a
 /// folded section's `<summary>`, an inline drawing's `<title>`, `<text>` and `<tspan>`; see
 /// `mdbook_lab::translate::html_texts`), each with the place it comes from.
 fn add_html_texts(root: &Path, pot: &Path) -> Result<()> {
     let mut catalog = read(pot)?;
-    for page in chapters(root)? {
+    for page in crate::site::chapters(root)? {
         let text = std::fs::read_to_string(&page)?;
         let name = page
             .file_name()
@@ -290,14 +280,7 @@ fn count(
             Some(m) if m.is_fuzzy() => counts.fuzzy += 1,
             Some(m) if m.is_translated() => {
                 counts.translated += 1;
-                let texts: Vec<&str> = if m.is_plural() {
-                    m.msgstr_plural()
-                        .map(|v| v.iter().map(String::as_str).collect())
-                        .unwrap_or_default()
-                } else {
-                    vec![m.msgstr().unwrap_or_default()]
-                };
-                if texts
+                if forms(m)
                     .iter()
                     .any(|t| directives(message.msgid()) != directives(t))
                 {
@@ -308,6 +291,15 @@ fn count(
         }
     }
     counts
+}
+
+/// A translated message's texts: its plural forms, or its one text.
+pub fn forms(m: &dyn MessageView) -> Vec<String> {
+    if m.is_plural() {
+        m.msgstr_plural().cloned().unwrap_or_default()
+    } else {
+        vec![m.msgstr().unwrap_or_default().to_string()]
+    }
 }
 
 /// The `{{#…}}` directives of a text, in order.
