@@ -29,7 +29,7 @@ fn table(file: &Path, code: &mut String) {
     let lang = file.file_stem().unwrap_or_default().to_string_lossy();
     let catalog = polib::po_file::parse(file)
         .unwrap_or_else(|e| panic!("{}: not a PO file: {e}", file.display()));
-    let mut rows: Vec<(u64, Vec<String>)> = Vec::new();
+    let mut rows: Vec<(lab_text::tr::Key, Vec<String>)> = Vec::new();
     for m in catalog.messages() {
         if m.is_fuzzy() || !m.is_translated() {
             continue;
@@ -42,10 +42,18 @@ fn table(file: &Path, code: &mut String) {
         rows.push((lab_text::tr::key(m.msgid()), forms));
     }
     rows.sort_by_key(|r| r.0);
-    rows.dedup_by_key(|r| r.0);
+    if let Some(pair) = rows.windows(2).find(|w| w[0].0 == w[1].0) {
+        panic!(
+            "{}: two messages share the key {:08x} ({:?} and {:?}): reword one",
+            file.display(),
+            pair[0].0,
+            pair[0].1,
+            pair[1].1
+        );
+    }
     let _ = writeln!(code, "    ({lang:?}, &[");
     for (k, forms) in rows {
-        let _ = writeln!(code, "        ({k}, &{forms:?}),");
+        let _ = writeln!(code, "        ({k}, {:?}),", forms.join("\t"));
     }
     code.push_str("    ]),\n");
 }

@@ -57,12 +57,12 @@
                 // A translated page: its language's strings for this module, written at build
                 // time (`xtask/src/i18n/lab.rs`), then numbers and plurals from the browser.
                 if (lang !== "en") {
-                    const strings = await fetch(new URL("strings." + lang + ".json", base))
+                    const strings = await fetch(new URL("strings." + lang + ".txt", base))
                         .then((r) => {
                             if (!r.ok) {
                                 throw new Error("the lab's " + lang + " strings did not load (" + r.status + ")");
                             }
-                            return r.json();
+                            return r.text();
                         });
                     lab.setLanguage(lang, strings);
                 }

@@ -5,7 +5,7 @@
 //! Run by `cargo xtask test` (or `cargo test -p wasm-lab --target wasm32-unknown-unknown`).
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Intl, Object, Reflect};
+use js_sys::{Array, Intl, Object};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -51,22 +51,13 @@ fn the_built_in_rules_are_the_browsers() {
 
 #[wasm_bindgen_test]
 fn set_language_installs_the_strings_and_the_browsers_numbers() {
-    let strings = Object::new();
-    let key = lab_text::tr::key("Predict first").to_string();
-    Reflect::set(
-        &strings,
-        &JsValue::from_str(&key),
-        &Array::of1(&JsValue::from_str("Сначала предскажите")),
-    )
+    let strings = lab_text::tr::strings_file(&[(
+        lab_text::tr::key("Predict first"),
+        vec!["Сначала предскажите".to_string()],
+    )])
     .unwrap();
-    // A malformed entry is skipped, not fatal.
-    Reflect::set(
-        &strings,
-        &JsValue::from_str("not a key"),
-        &JsValue::from_f64(1.0),
-    )
-    .unwrap();
-    set_language("ru", strings.into()).unwrap();
+    // A malformed line is skipped, not fatal.
+    set_language("ru", &format!("not a key\t1\n{strings}")).unwrap();
     assert_eq!(lab_text::t!("Predict first"), "Сначала предскажите");
     assert_eq!(
         lab_text::t!("Run it"),
@@ -75,9 +66,8 @@ fn set_language_installs_the_strings_and_the_browsers_numbers() {
     );
     assert_eq!(lab_text::group_digits(2_097_152), "2\u{a0}097\u{a0}152");
     assert_eq!(lab_text::tp!(3, "{} buffer", "{} buffers"), "3 buffers");
-    assert!(set_language("xx", Object::new().into()).is_err());
-    assert!(set_language("ru", JsValue::from_f64(3.0)).is_err());
-    set_language("en", Object::new().into()).unwrap();
+    assert!(set_language("xx", "").is_err());
+    set_language("en", "").unwrap();
     lab_text::tr::set_rules(None);
     assert_eq!(lab_text::group_digits(2_097_152), "2,097,152");
 }

@@ -1,64 +1,67 @@
 //! The page's language (issue 24): `setLanguage(code, strings)`, called by the loader before
-//! `mountAll` on a translated page. `strings` is the page's module's messages in that language
-//! (`wasm/<module>/strings.<lang>.json`, parsed by the browser: no PO parser in the wasm), and the
-//! numbers and plurals come from the browser's `Intl`, so the module carries no locale data.
+//! `mountAll` on a translated page. `strings` is the text of the page's module's strings file in
+//! that language (`wasm/<module>/strings.<lang>.txt`, a line per message: see
+//! `lab_text::tr::strings_file`), so the module carries no PO or JSON parser for it, and the
+//! numbers and plurals come from the browser's `Intl`, so it carries no locale data either.
 
-use js_sys::{Array, Intl, Object, Reflect};
+use js_sys::{Array, Intl, Object};
 use wasm_bindgen::prelude::*;
 
-/// Sets the lab's language and installs the page's strings and the browser's number rules.
+/// Sets the lab's language and installs the page's strings and the browser's number rules. A
+/// malformed line of `strings` is left out (its message shows in English); nothing breaks.
 #[wasm_bindgen(js_name = setLanguage)]
-pub fn set_language(code: &str, strings: JsValue) -> Result<(), JsError> {
+pub fn set_language(code: &str, strings: &str) -> Result<(), JsError> {
     if lab_text::lang::find(code).is_none() {
         return Err(JsError::new(&format!("the lab has no language “{code}”")));
     }
-    let Some(object) = strings.dyn_ref::<Object>() else {
-        return Err(JsError::new("the page's strings are not an object"));
-    };
     lab_text::tr::set_language(code);
-    let mut table = Vec::new();
-    for entry in Object::entries(object).iter() {
-        let pair = Array::from(&entry);
-        let key = pair.get(0).as_string().and_then(|k| k.parse::<u64>().ok());
-        let forms: Option<Vec<String>> = pair
-            .get(1)
-            .dyn_into::<Array>()
-            .ok()
-            .map(|forms| forms.iter().filter_map(|f| f.as_string()).collect());
-        // A malformed entry is left out: its message shows in English, nothing breaks.
-        if let (Some(key), Some(forms)) = (key, forms)
-            && !forms.is_empty()
-        {
-            table.push((key, forms));
-        }
-    }
-    lab_text::tr::install(table);
+    lab_text::tr::install_file(strings);
     lab_text::tr::set_rules(rules(code));
     Ok(())
 }
 
-/// The browser's `Intl.NumberFormat` (whole numbers) and `Intl.PluralRules` for `code`.
+thread_local! {
+    // The page's `Intl` objects, made once by `setLanguage`; the rules below call them.
+    static INTL: std::cell::RefCell<Option<(Intl::NumberFormat, Intl::PluralRules)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The browser's `Intl.NumberFormat` and `Intl.PluralRules` for `code`, as the lab's rules. Only
+/// whole numbers go through them (the lab formats its decimals itself), so the default options
+/// serve.
 fn rules(code: &str) -> Option<lab_text::tr::Rules> {
     let locales = Array::of1(&JsValue::from_str(code));
-    let options = Object::new();
-    Reflect::set(&options, &"maximumFractionDigits".into(), &0.into()).ok()?;
-    let number = Intl::NumberFormat::new(&locales, &options);
+    let number = Intl::NumberFormat::new(&locales, &Object::new());
     let plural = Intl::PluralRules::new(&locales, &Object::new());
-    let format = number.format();
-    let code = code.to_string();
+    INTL.with(|i| *i.borrow_mut() = Some((number, plural)));
     Some(lab_text::tr::Rules {
-        group: Box::new(move |n| {
-            format
-                .call1(&JsValue::NULL, &JsValue::from_f64(n as f64))
-                .ok()
-                .and_then(|s| s.as_string())
-                .unwrap_or_else(|| n.to_string())
-        }),
-        plural: Box::new(move |n| {
-            let category = plural.select(n as f64);
-            form_of(&code, &String::from(category))
-        }),
+        group: group_by_intl,
+        plural: plural_by_intl,
     })
+}
+
+fn group_by_intl(n: u64) -> String {
+    INTL.with(|i| {
+        let i = i.borrow();
+        let (number, _) = i.as_ref()?;
+        let text = number
+            .format()
+            .call1(&JsValue::NULL, &JsValue::from_f64(n as f64));
+        text.ok()?.as_string()
+    })
+    .unwrap_or_else(|| n.to_string())
+}
+
+fn plural_by_intl(n: u64) -> usize {
+    let category = INTL.with(|i| {
+        i.borrow()
+            .as_ref()
+            .map(|(_, p)| String::from(p.select(n as f64)))
+    });
+    form_of(
+        lab_text::tr::language().code,
+        category.as_deref().unwrap_or("other"),
+    )
 }
 
 /// A CLDR plural category as the index of a message's forms in `code`'s catalog order.

@@ -15,7 +15,7 @@ use lab_text::{group_digits, t, tf};
 
 /// The widget's markup, its words in the page's language.
 fn template() -> String {
-    let e = |text: std::borrow::Cow<'static, str>| dom::escape(&text);
+    let e = |text: lab_text::tr::Msg| dom::escape(&text);
     format!(
         r#"
 <p><label class="lab-field">{}

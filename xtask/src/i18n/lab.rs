@@ -105,7 +105,26 @@ pub fn extract(root: &Path) -> Result<Vec<Found>> {
             }
         }
     }
+    distinct_keys(&out)?;
     Ok(out)
+}
+
+/// Refuses two messages with one key (`lab_text::tr::key`): a page's strings file and the
+/// preprocessor's tables find a message by its key, so a collision would show one message's
+/// words for the other. Rewording either message resolves it.
+fn distinct_keys(found: &[Found]) -> Result<()> {
+    let mut seen: BTreeMap<lab_text::tr::Key, &str> = BTreeMap::new();
+    for f in found {
+        if let Some(other) = seen.insert(lab_text::tr::key(&f.msgid), &f.msgid) {
+            bail!(
+                "the lab messages {other:?} and {:?} share the key {:08x} (lab_text::tr::key): \
+                 reword one of them",
+                f.msgid,
+                lab_text::tr::key(&f.msgid)
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Adds a message's use at `place`: to its entry when the message is known, else a new entry.
@@ -340,22 +359,24 @@ fn bad_placeholder(text: &str) -> Option<String> {
     None
 }
 
-/// The page's strings for `module` in `language`: the messages used by that chapter's code
-/// (`wasm-lab/src/chapter/<module_>/`) or by the shared code (everything outside `chapter/`),
-/// as JSON `{"<key>": ["form", …]}` — only what the catalog translates. The progress page also
-/// gets every quiz's title (`titles`), which it lists.
-pub fn strings(found: &[Found], catalog: &Catalog, module: &str, titles: &[String]) -> String {
-    let folder = format!("wasm-lab/src/chapter/{}/", module.replace('-', "_"));
-    let mut out = serde_json::Map::new();
+/// The page's strings for `module` in one language (`lab_text::tr::strings_file`): only what the
+/// catalog translates and the module can show. A message of the code is looked up by its English
+/// literal, so a module can show it only if its shipped code (`wasm`, the module's bytes) holds
+/// that English text: what the linker dropped from this module is not downloaded with it either.
+/// The progress page also gets every quiz's title (`titles`), which it lists from data.
+pub fn strings(
+    found: &[Found],
+    catalog: &Catalog,
+    module: &str,
+    wasm: &[u8],
+    titles: &[String],
+) -> Result<String> {
+    let mut out = Vec::new();
     for f in found {
         // The progress page lists every chapter's quiz by its title.
         let title = module == "progress" && titles.contains(&f.msgid);
-        let used = title
-            || f.places.iter().any(|p| {
-                p.starts_with(&folder)
-                    || p.starts_with("lab-text/")
-                    || (p.starts_with("wasm-lab/src/") && !p.starts_with("wasm-lab/src/chapter/"))
-            });
+        let in_code = f.places.iter().any(|p| p.contains(".rs:"));
+        let used = title || (in_code && memchr::memmem::find(wasm, f.msgid.as_bytes()).is_some());
         if !used {
             continue;
         }
@@ -365,21 +386,35 @@ pub fn strings(found: &[Found], catalog: &Catalog, module: &str, titles: &[Strin
         if m.is_fuzzy() || !m.is_translated() {
             continue;
         }
-        out.insert(
-            lab_text::tr::key(&f.msgid).to_string(),
-            serde_json::Value::from(super::forms(m)),
-        );
+        out.push((lab_text::tr::key(&f.msgid), super::forms(m)));
     }
-    serde_json::Value::Object(out).to_string()
+    lab_text::tr::strings_file(&out)
+        .map_err(|e| anyhow::anyhow!("the {module} module's strings: {e}"))
 }
 
 /// Writes every module's strings in every translated language into `wasm` (`book/src/wasm`):
-/// `<module>/strings.<lang>.json`. Returns the largest file's size in bytes, per language.
+/// `<module>/strings.<lang>.txt`. Returns the largest file's size in bytes, per language.
 pub fn write_strings(root: &Path, wasm: &Path) -> Result<Vec<(&'static str, u64)>> {
     let found = extract(root)?;
     let titles: Vec<String> = wasm_lab::quiz::quizzes()
         .map(|q| q.title.to_string())
         .collect();
+    // A strings file of an earlier layout (or language) must not linger and be served.
+    let names: Vec<String> = lab_text::lang::translated()
+        .map(|l| format!("strings.{}.txt", l.code))
+        .collect();
+    for module in wasm_lab::modules() {
+        for entry in std::fs::read_dir(wasm.join(module))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("strings.") && !names.contains(&name) {
+                std::fs::remove_file(entry.path())?;
+            }
+        }
+    }
     let mut sizes = Vec::new();
     for language in lab_text::lang::translated() {
         let path = po_dir(root).join(format!("{}.po", language.code));
@@ -392,9 +427,11 @@ pub fn write_strings(root: &Path, wasm: &Path) -> Result<Vec<(&'static str, u64)
         for module in wasm_lab::modules() {
             let dir = wasm.join(module);
             std::fs::create_dir_all(&dir)?;
-            let text = strings(&found, &catalog, module, &titles);
+            let code = dir.join("wasm_lab_bg.wasm");
+            let code = std::fs::read(&code).with_context(|| format!("{}", code.display()))?;
+            let text = strings(&found, &catalog, module, &code, &titles)?;
             largest = largest.max(text.len() as u64);
-            let file = dir.join(format!("strings.{}.json", language.code));
+            let file = dir.join(format!("strings.{}.txt", language.code));
             std::fs::write(&file, text).with_context(|| format!("{}", file.display()))?;
         }
         sizes.push((language.code, largest));
@@ -405,6 +442,18 @@ pub fn write_strings(root: &Path, wasm: &Path) -> Result<Vec<(&'static str, u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_messages_with_one_key_are_refused() {
+        let found = |msgid: &str| Found {
+            msgid: msgid.to_string(),
+            plural: None,
+            places: vec![],
+        };
+        assert!(distinct_keys(&[found("Run it"), found("Step")]).is_ok());
+        let err = distinct_keys(&[found("Run it"), found("Run it")]).unwrap_err();
+        assert!(err.to_string().contains("share the key"), "{err}");
+    }
 
     #[test]
     fn messages_are_found_in_macros_only() {

@@ -10,7 +10,6 @@ use crate::chapter::cliff::scenario::{
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use lab_text::{group_digits, n, t, tf};
-use std::borrow::Cow;
 
 /// The figure a [`FreshEdge`] question is graded from.
 pub const FRESH_EDGE_KEY: &str = "cliff.u8.first_len";
@@ -179,13 +178,13 @@ impl Kind for PoolInLoh {
     }
 }
 
-fn element_name(size: u64) -> Cow<'static, str> {
+fn element_name(size: u64) -> &'static str {
     match size {
-        1 => "byte".into(),
-        2 => "char".into(),
-        4 => "int".into(),
-        8 => t!("long (or a reference)"),
-        _ => t!("a 16-byte struct"),
+        1 => "byte",
+        2 => "char",
+        4 => "int",
+        8 => t!("long (or a reference)").0,
+        _ => t!("a 16-byte struct").0,
     }
 }
 
