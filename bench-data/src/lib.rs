@@ -19,8 +19,10 @@ use serde::{Deserialize, Serialize};
 pub mod claim;
 pub mod fingerprint;
 mod format;
+mod note;
 
 pub use format::{citable, format_value, format_with_interval};
+pub use note::note_words;
 
 /// The schema version this code writes and reads. Bump it when a field changes meaning.
 pub const SCHEMA_VERSION: u32 = 3;
@@ -267,30 +269,24 @@ pub const MAX_LOAD_PER_CORE: f64 = 0.75;
 /// assert_eq!(gate(Unit::Nanoseconds, 0.40, 0.1).0, Verdict::Unfit);
 /// ```
 pub fn gate(unit: Unit, cv: f64, load_per_core: f64) -> (Verdict, String) {
+    use lab_text::tr::fill;
+    use note::{BUSY, EXACT, NOISE, OVER, OVER_ABSOLUTE, SIDE_BY_SIDE};
     let pct = |x: f64| format!("{:.1} %", x * 100.0);
     match unit {
-        Unit::Bytes | Unit::Count => (Verdict::Absolute, "exact count".into()),
-        _ if !cv.is_finite() || cv > RATIO_MAX_CV => (
-            Verdict::Unfit,
-            format!("noise {} over the {} limit", pct(cv), pct(RATIO_MAX_CV)),
-        ),
-        Unit::Ratio => (
-            Verdict::RatioOnly,
-            format!("ratio measured side by side; noise {}", pct(cv)),
-        ),
+        Unit::Bytes | Unit::Count => (Verdict::Absolute, EXACT.into()),
+        _ if !cv.is_finite() || cv > RATIO_MAX_CV => {
+            (Verdict::Unfit, fill(OVER, &[&pct(cv), &pct(RATIO_MAX_CV)]))
+        }
+        Unit::Ratio => (Verdict::RatioOnly, fill(SIDE_BY_SIDE, &[&pct(cv)])),
         Unit::Nanoseconds if cv > ABSOLUTE_MAX_CV => (
             Verdict::RatioOnly,
-            format!(
-                "noise {} over the {} limit for absolute times",
-                pct(cv),
-                pct(ABSOLUTE_MAX_CV)
-            ),
+            fill(OVER_ABSOLUTE, &[&pct(cv), &pct(ABSOLUTE_MAX_CV)]),
         ),
         Unit::Nanoseconds if load_per_core > MAX_LOAD_PER_CORE => (
             Verdict::RatioOnly,
-            format!("machine busy: load {load_per_core:.2} per core"),
+            fill(BUSY, &[&format!("{load_per_core:.2}")]),
         ),
-        Unit::Nanoseconds => (Verdict::Absolute, format!("noise {}", pct(cv))),
+        Unit::Nanoseconds => (Verdict::Absolute, fill(NOISE, &[&pct(cv)])),
     }
 }
 

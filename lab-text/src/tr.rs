@@ -292,7 +292,12 @@ impl PartialEq<str> for Msg {
 /// thread's language; its catalog entry comes from where it is written (`cargo xtask i18n` reads
 /// the directives of `book/src`).
 pub fn get_dynamic(msgid: &str) -> String {
-    lookup(msgid, 0).unwrap_or(msgid).to_string()
+    dynamic(msgid).to_string()
+}
+
+/// [`get_dynamic`] without the copy, for a renderer that only reads the words.
+pub fn dynamic(msgid: &str) -> &str {
+    lookup(msgid, 0).unwrap_or(msgid)
 }
 
 /// A figure as the book prints it (`1,048,576 B`, `0.865× [0.864–0.871]`, `12.3 ns`), written

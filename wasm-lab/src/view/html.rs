@@ -61,16 +61,16 @@ pub fn widget(name: &str, form: &Form, view: &View) -> String {
             ));
         }
         let intro = g.intro.map_or(String::new(), |t| {
-            f!("<p class=\"lab-intro\">{}</p>", inline(&tr(t)))
+            f!("<p class=\"lab-intro\">{}</p>", inline(tr(t)))
         });
         let note = g.note.map_or(String::new(), |t| {
-            f!("<p class=\"lab-why\">{}</p>", inline(&tr(t)))
+            f!("<p class=\"lab-why\">{}</p>", inline(tr(t)))
         });
         match g.legend {
             Some(legend) => html.push_str(&f!(
                 "<fieldset class=\"lab-group\" data-testid=\"group-{}\"><legend>{}</legend>{intro}<div class=\"lab-fields\">{inner}</div>{note}",
                 g.slot,
-                inline(&tr(legend))
+                inline(tr(legend))
             )),
             None => html.push_str(&f!(
                 "{intro}<div class=\"lab-fields\">{inner}</div>{note}"
@@ -97,12 +97,12 @@ pub fn widget(name: &str, form: &Form, view: &View) -> String {
 }
 
 /// A static label of the view model (`n!` marks it for the catalog) in the page's language.
-fn tr(label: &str) -> String {
-    lab_text::tr::get_dynamic(label)
+fn tr(label: &str) -> &str {
+    lab_text::tr::dynamic(label)
 }
 
 fn field(f: &super::Field) -> String {
-    let (id, label, value) = (f.id, inline(&tr(f.label)), escape(&f.value));
+    let (id, label, value) = (f.id, inline(tr(f.label)), escape(&f.value));
     let commit = if f.commit { " data-commit" } else { "" };
     let text = |class: &str, mode: &str| {
         f!(
@@ -145,7 +145,7 @@ fn field(f: &super::Field) -> String {
                         "<option value=\"{}\"{}>{}</option>",
                         escape(v),
                         if *v == chosen { " selected" } else { "" },
-                        escape(&tr(l))
+                        escape(tr(l))
                     )
                 })
                 .collect();
@@ -182,7 +182,7 @@ fn part(slot: &str, p: &Part) -> String {
             for p in pairs {
                 html.push_str(&f!(
                     "<dt>{}</dt><dd data-testid=\"{}\">{}</dd>",
-                    inline(&tr(p.label)),
+                    inline(tr(p.label)),
                     p.id,
                     escape(&p.value)
                 ));
@@ -211,7 +211,7 @@ fn table(t: &Table) -> String {
     let head: String = t
         .head
         .iter()
-        .map(|h| f!("<th>{}</th>", inline(&tr(h))))
+        .map(|h| f!("<th>{}</th>", inline(tr(h))))
         .collect();
     let mut rows = String::new();
     for r in &t.rows {
@@ -276,7 +276,7 @@ fn spans(s: &Spans) -> String {
         "<{tag} class=\"{}\" data-testid=\"{}\">{}{inner}</{tag}>",
         s.class,
         s.id,
-        s.lead.map_or(String::new(), |l| f!("{} ", escape(&tr(l))))
+        s.lead.map_or(String::new(), |l| f!("{} ", escape(tr(l))))
     )
 }
 

@@ -100,13 +100,14 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
         ),
         _ => String::new(),
     };
-    // The gate's note comes from the data file, in English; the title is in the lab's catalog.
+    // The gate's note comes from the data file, in English (`note_words` reads it in the page's
+    // language); the title is in the lab's catalog.
     let text = format!(
         "{}: {spread}{repeats}{instructions}{}",
         lab_text::tr::get_dynamic(&f.title),
         tf!(
             "gate: {}. {} on {} ({} logical cores, {}), {}",
-            f.gate_note,
+            bench_data::note_words(&f.gate_note),
             key,
             file.machine.cpu_model,
             file.machine.logical_cores,
@@ -136,7 +137,9 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
             f.verdict,
             f.gate_note
         ));
-        let shown = lab_text::tf!("not citable on this machine ({})", escape(&f.gate_note));
+        let note = bench_data::note_words(&f.gate_note);
+        let shown = lab_text::tf!("not citable on this machine ({})", escape(&note));
+        let shown = lab_text::tr::localize_figure(&shown);
         popover(data, &attrs, &shown, &details)
     }
 }

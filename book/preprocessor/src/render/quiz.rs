@@ -90,7 +90,7 @@ pub fn page(spec: &Quiz, data: &Data) -> Result<Page, String> {
                     bench_data::Verdict::RatioOnly => Gate::RatioOnly,
                     bench_data::Verdict::Unfit => Gate::Unfit,
                 },
-                note: f.gate_note.clone(),
+                note: bench_data::note_words(&f.gate_note),
             },
         );
     }

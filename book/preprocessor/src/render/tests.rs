@@ -339,3 +339,27 @@ fn figure_keys_are_escaped_in_attributes_too() {
     );
     assert!(!out.contains("<b>"), "{out}");
 }
+
+/// On a translated page a figure's popover gives the noise gate's note in that language (the
+/// data file holds it in English), with the page's numbers.
+#[test]
+fn the_gates_note_reads_in_the_pages_language() {
+    let note = "noise 7.5 % over the 5.0 % limit for absolute times";
+    let figs = format!(
+        r#""a.noisy":{}"#,
+        figure("nanoseconds", 40.0, 0.075, "ratio_only").replace("\"note\"", &format!("{note:?}"))
+    );
+    let d = Data::from_files(vec![file("m-one", "2026-11-30T10:00:00Z", &figs)]);
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("It costs {{#fig a.noisy}}.", &d);
+    lab_text::tr::set_language("en");
+    let en = chapter("It costs {{#fig a.noisy}}.", &d).unwrap();
+    let ru = ru.unwrap();
+    assert!(en.contains(note), "{en}");
+    assert!(
+        ru.contains("шум 7,5 % выше предела 5,0 % для абсолютных времён"),
+        "{ru}"
+    );
+    assert!(!ru.contains("over the"), "{ru}");
+}

@@ -164,7 +164,10 @@ fn lookup(
             f.verdict,
             f.gate_note
         ));
-        Ok((Some(f.unit), Point::Gated(f.gate_note.clone())))
+        Ok((
+            Some(f.unit),
+            Point::Gated(bench_data::note_words(&f.gate_note)),
+        ))
     }
 }
 
@@ -344,8 +347,11 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                         "exact".to_string()
                     },
                 ),
-                (Point::Gated(why), _) => (format!("not citable ({})", escape(why)), String::new()),
-                _ => ("not measured".to_string(), String::new()),
+                (Point::Gated(why), _) => (
+                    lab_text::tf!("not citable ({})", escape(why)),
+                    String::new(),
+                ),
+                _ => (lab_text::t!("not measured").into_owned(), String::new()),
             };
             out.push_str(&format!(
                 "<tr data-key=\"{}\" data-machine=\"{}\"><td>{}</td><td>{}</td>\
