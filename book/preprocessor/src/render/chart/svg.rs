@@ -54,8 +54,13 @@ fn class_of(hex: &str) -> Option<String> {
     }
 }
 
-/// How a value reads on the axis.
+/// How a value reads on the axis, in the page's language's numbers and units (`0,5×`, `16 Б`
+/// on a Russian page: `lab_text::tr::localize_figure`, as the figures themselves).
 pub(super) fn tick(scale: Scale, v: f64) -> String {
+    lab_text::tr::localize_figure(&tick_in_english(scale, v))
+}
+
+fn tick_in_english(scale: Scale, v: f64) -> String {
     match scale {
         Scale::Bytes => {
             let units = [

@@ -199,3 +199,29 @@ fn every_chart_draws_from_the_committed_data() {
         );
     }
 }
+
+/// An axis reads in the page's numbers and units: a decimal comma and `Б` on a Russian page.
+#[test]
+fn ticks_follow_the_pages_language() {
+    use super::specs::Scale;
+    use super::svg::tick;
+    assert_eq!(tick(Scale::Ratio, 0.5), "0.5×");
+    assert_eq!(tick(Scale::Bytes, 1_048_576.0), "1 MiB");
+    lab_text::tr::set_language("ru");
+    let ru = (
+        tick(Scale::Ratio, 0.5),
+        tick(Scale::Bytes, 16.0),
+        tick(Scale::Bytes, 1_048_576.0),
+        tick(Scale::Count, 65_536.0),
+    );
+    lab_text::tr::set_language("en");
+    assert_eq!(
+        ru,
+        (
+            "0,5×".to_string(),
+            "16 Б".to_string(),
+            "1 МиБ".to_string(),
+            "65\u{a0}536".to_string()
+        )
+    );
+}
