@@ -10,8 +10,11 @@ use crate::data::Data;
 pub fn claims_report(data: &Data) -> String {
     let files = data.files();
     let sites = data.sites();
-    let mut html = String::from(
-        "\n\n<table class=\"lab-claims-report\"><thead><tr><th>chapter</th><th>sentence</th><th>claim</th>",
+    let mut html = format!(
+        "\n\n<table class=\"lab-claims-report\"><thead><tr><th>{}</th><th>{}</th><th>{}</th>",
+        lab_text::t!("chapter"),
+        lab_text::t!("sentence"),
+        lab_text::t!("claim"),
     );
     for file in files {
         html.push_str(&format!(
@@ -47,7 +50,10 @@ pub fn claims_report(data: &Data) -> String {
         html.push_str("</tr>");
     }
     if sites.is_empty() {
-        html.push_str("<tr><td colspan=\"3\">The book carries no claim.</td></tr>");
+        html.push_str(&format!(
+            "<tr><td colspan=\"3\">{}</td></tr>",
+            lab_text::t!("The book carries no claim.")
+        ));
     }
     html.push_str("</tbody></table>\n\n");
     html
