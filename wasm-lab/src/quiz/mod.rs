@@ -291,7 +291,7 @@ impl Solution {
         if self.numeric {
             parse_size(answer).ok().map(|n| n.to_string())
         } else {
-            Some(answer.trim().to_lowercase())
+            Some(answer.trim().to_ascii_lowercase())
         }
     }
 
