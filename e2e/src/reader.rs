@@ -2,7 +2,7 @@
 //! with a mistake, then right, graded against the lab computed natively in the test from the
 //! parameters each question carries (`data-params`) and the page's data (`data-page`).
 
-use anyhow::{Result, anyhow, ensure};
+use anyhow::{Context, Result, anyhow, ensure};
 use thirtyfour::prelude::*;
 use wasm_lab::quiz::{Page, Question};
 
@@ -19,6 +19,15 @@ pub async fn click(e: &WebElement) -> Result<()> {
 /// The mounted quiz `id` on the open page.
 pub async fn quiz_root(b: &Browser, id: &str) -> Result<WebElement> {
     b.by_testid(&format!("quiz-{id}")).await
+}
+
+/// The question of kind `kind` (`data-kind`) in the quiz `root`.
+pub async fn find_question(root: &WebElement, kind: &str) -> Result<WebElement> {
+    root.find(By::Css(format!(
+        "[data-testid=\"question\"][data-kind=\"{kind}\"]"
+    )))
+    .await
+    .with_context(|| format!("no {kind} question"))
 }
 
 /// The data the page gave the quiz (figures, rustc's verdicts).

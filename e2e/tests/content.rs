@@ -85,8 +85,7 @@ async fn every_chapter_opens_with_a_question() -> Result<()> {
 
 #[tokio::test]
 async fn every_glossary_term_a_chapter_uses_links_to_the_glossary() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("glossary.html").await?;
+    let b = e2e::session_on("glossary.html").await?;
     for (id, _) in TERMS {
         let found = b.driver.find_all(By::Id(*id)).await?;
         ensure!(
@@ -139,8 +138,7 @@ async fn every_glossary_term_a_chapter_uses_links_to_the_glossary() -> Result<()
         uses >= 40,
         "only {uses} term uses found: is the prose selector right?"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -200,8 +198,7 @@ async fn no_internal_link_or_anchor_is_broken() -> Result<()> {
         problems.join("\n  ")
     );
     ensure!(checked >= 100, "only {checked} internal links found");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]

@@ -228,13 +228,7 @@ async fn every_control_works_from_the_keyboard() -> Result<()> {
 async fn report_time_to_live_widgets() -> Result<()> {
     let b = Browser::start().await?;
     // The moment the loader marks the page live, in the page's own clock.
-    b.driver
-        .cdp()
-        .send_raw(
-            "Page.addScriptToEvaluateOnNewDocument",
-            serde_json::json!({ "source": "new MutationObserver((_, o) => { if (document.documentElement.hasAttribute('data-lab-ready')) { window.__labLive = performance.now(); o.disconnect(); } }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lab-ready'] });" }),
-        )
-        .await?;
+    b.before_every_page("new MutationObserver((_, o) => { if (document.documentElement.hasAttribute('data-lab-ready')) { window.__labLive = performance.now(); o.disconnect(); } }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lab-ready'] });").await?;
     for (page, name, _) in widget_pages()? {
         let start = Instant::now();
         b.open(&page).await?;
@@ -253,6 +247,5 @@ async fn report_time_to_live_widgets() -> Result<()> {
                 .await?;
         }
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
