@@ -16,9 +16,9 @@
 
 use serde::Serialize;
 
-use crate::chapter::stale_data::scenario::lab_pool;
+use crate::chapter::stale_data::scenario::{lab_config, lab_pool};
 use bufpool::alloc_count::{self, AllocStats};
-use bufpool::pool::{Handle, Layout, PoolError, SharedConfig};
+use bufpool::pool::{Handle, Layout, PoolError};
 use lab_text::group_digits;
 use lab_text::{t, tf};
 
@@ -262,11 +262,7 @@ pub struct Forgotten {
 pub fn forgotten_return(rounds: u64, with_finally: bool) -> Result<Forgotten, PoolError> {
     let rounds = rounds.min(MAX_ROUNDS);
     let pool = lab_pool::<u8>()?;
-    let stock = SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    }
-    .capacity_per_bucket();
+    let stock = lab_config().capacity_per_bucket();
     // Warm-up: hold the pool's full capacity at once, then return it all.
     let held = (0..stock)
         .map(|_| pool.rent(LINE_BUFFER))

@@ -192,12 +192,19 @@ impl From<PoolError> for ScenarioError {
     }
 }
 
-/// A fresh shared-engine handle pool that behaves the same natively and in wasm (one partition).
-pub fn lab_pool<T: bufpool::pool::Element>() -> Result<HandlePool<T>, PoolError> {
-    HandlePool::with_shared(SharedConfig {
+/// The shared pool's settings in the lab's stories: one partition, so that a story runs the same
+/// natively and in wasm whatever the machine's core count (the drawings and the quizzes count on
+/// it).
+pub fn lab_config() -> SharedConfig {
+    SharedConfig {
         partitions: 1,
         ..SharedConfig::default()
-    })
+    }
+}
+
+/// A fresh shared-engine handle pool that behaves the same natively and in wasm ([`lab_config`]).
+pub fn lab_pool<T: bufpool::pool::Element>() -> Result<HandlePool<T>, PoolError> {
+    HandlePool::with_shared(lab_config())
 }
 
 /// The pool after one step of the story, for drawing it.
