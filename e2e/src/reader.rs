@@ -47,6 +47,34 @@ pub async fn replay(quiz: &str, q: &WebElement, page: &Page) -> Result<Question>
     kind.replay(&params, page).map_err(anyhow::Error::msg)
 }
 
+/// A mounted quiz of the open page with the data the page gave it: where a test picks a question
+/// of one kind and replays it natively.
+pub struct OpenQuiz {
+    pub id: String,
+    pub root: WebElement,
+    pub page: Page,
+}
+
+impl OpenQuiz {
+    /// The quiz `id` on the open page.
+    pub async fn of(b: &Browser, id: &str) -> Result<OpenQuiz> {
+        let root = quiz_root(b, id).await?;
+        let page = page_data(&root).await?;
+        Ok(OpenQuiz {
+            id: id.to_string(),
+            root,
+            page,
+        })
+    }
+
+    /// Its question of kind `kind`, as shown and as the lab computes it from its parameters.
+    pub async fn question(&self, kind: &str) -> Result<(WebElement, Question)> {
+        let q = find_question(&self.root, kind).await?;
+        let question = replay(&self.id, &q, &self.page).await?;
+        Ok((q, question))
+    }
+}
+
 /// Types or picks `given` and clicks Check; returns the feedback.
 pub async fn give(q: &WebElement, question: &Question, given: &str) -> Result<String> {
     if question.solution.numeric {

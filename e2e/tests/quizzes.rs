@@ -5,7 +5,7 @@
 
 use anyhow::{Context, Result, ensure};
 use e2e::Browser;
-use e2e::reader::{click, find_question, give, page_data, quiz_root, replay, take_quiz};
+use e2e::reader::{OpenQuiz, click, find_question, give, page_data, quiz_root, replay, take_quiz};
 use e2e::thirtyfour::prelude::*;
 
 const PROGRESS: &str = "progress.html";
@@ -27,10 +27,8 @@ async fn every_quiz_is_graded_by_the_lab() -> Result<()> {
 #[tokio::test]
 async fn a_second_miss_shows_the_answer() -> Result<()> {
     let b = e2e::session_on("capacity.html").await?;
-    let root = quiz_root(&b, "capacity").await?;
-    let page = page_data(&root).await?;
-    let q = find_question(&root, "bytes-per-round").await?;
-    let question = replay("capacity", &q, &page).await?;
+    let quiz = OpenQuiz::of(&b, "capacity").await?;
+    let (q, question) = quiz.question("bytes-per-round").await?;
     let right: u64 = question.right_answer().parse()?;
     let unreadable = give(&q, &question, "abc").await?;
     ensure!(unreadable.contains("could not be read"), "{unreadable:?}");
@@ -44,7 +42,7 @@ async fn a_second_miss_shows_the_answer() -> Result<()> {
         second.contains(&format!("The answer is {}", question.solution.shown())),
         "{second:?}"
     );
-    let score = Browser::text(&root, "quiz-score").await?;
+    let score = Browser::text(&quiz.root, "quiz-score").await?;
     ensure!(score.contains("2 attempts · 1 answer shown"), "{score:?}");
     b.finish().await
 }
@@ -62,13 +60,11 @@ async fn progress_row(b: &Browser, quiz: &str) -> Result<(String, String, String
 #[tokio::test]
 async fn progress_page_reflects_chapter_answers_and_survives_a_reload() -> Result<()> {
     let b = e2e::session_on("cliff.html").await?;
-    let root = quiz_root(&b, "cliff").await?;
-    let page = page_data(&root).await?;
-    let q = find_question(&root, "glibc-chunk").await?;
-    let question = replay("cliff", &q, &page).await?;
+    let quiz = OpenQuiz::of(&b, "cliff").await?;
+    let (q, question) = quiz.question("glibc-chunk").await?;
     give(&q, &question, &question.wrong_answer()).await?;
     give(&q, &question, &question.right_answer()).await?;
-    let other = find_question(&root, "new-in-loh").await?;
+    let other = find_question(&quiz.root, "new-in-loh").await?;
     click(&Browser::find(&other, "reveal").await?).await?;
     let kinds = wasm_lab::quiz::quiz("cliff").unwrap().kinds.len();
     let want = (format!("1 of {kinds}"), "2".to_string(), "1".to_string());
@@ -152,19 +148,16 @@ async fn shuffling_changes_the_order_across_loads() -> Result<()> {
 #[tokio::test]
 async fn a_keyboard_alone_answers() -> Result<()> {
     let b = e2e::session_on("bucket-rounding.html").await?;
-    let root = quiz_root(&b, "bucket-rounding").await?;
-    let page = page_data(&root).await?;
+    let quiz = OpenQuiz::of(&b, "bucket-rounding").await?;
     // A typed answer: type it and press Enter.
-    let q = find_question(&root, "wasted-bytes").await?;
-    let question = replay("bucket-rounding", &q, &page).await?;
+    let (q, question) = quiz.question("wasted-bytes").await?;
     let input = Browser::find(&q, "answer").await?;
     input.send_keys(question.right_answer()).await?;
     input.send_keys(Key::Enter).await?;
     let feedback = Browser::text(&q, "feedback").await?;
     ensure!(feedback.starts_with("✔ Correct"), "{feedback:?}");
     // Options: Space picks the focused one, arrows move through them, Tab reaches Check.
-    let q = find_question(&root, "buffer-length").await?;
-    let question = replay("bucket-rounding", &q, &page).await?;
+    let (q, question) = quiz.question("buffer-length").await?;
     let radios = q.find_all(By::Css("input[type=radio]")).await?;
     radios[0].send_keys(Key::Space).await?;
     for _ in 0..radios.len() {

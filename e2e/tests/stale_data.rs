@@ -4,9 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, anyhow, ensure};
-use common::{
-    absent, drawn_pool, error_says, explains, no_error, predict, shows_step, step_at, widget,
-};
+use common::{absent, drawn_pool, error_says, explains_each, predict, shows_step, step_at, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::stale_data::scenario::{Scenario, run};
@@ -106,26 +104,25 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
 async fn widget_explains_bad_input() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "stale-data").await?;
     predict(&w, "stale-predict", "16").await?;
-    for (id, typed, says, fix) in [
-        ("stale-size1", "16", "only 16 bytes long", "64"),
-        ("stale-size1", "-4", "cannot be negative", "64"),
-        ("stale-read", "100", "runs past the end", "41"),
-        ("stale-read", "lots", "not a number", "41"),
-        (
-            "stale-line1",
-            "bad \\q",
-            "not an escape",
-            "1042|ต้มยำกุ้ง|2|18000\\n",
-        ),
-        ("stale-size2", "5000000", "at most 1,048,576", "64"),
-    ] {
-        Browser::type_into(&w, id, typed).await?;
-        explains(&w, "stale-error", says, "stale-leaked")
-            .await
-            .with_context(|| format!("{id}={typed}"))?;
-        Browser::type_into(&w, id, fix).await?;
-        no_error(&w, "stale-error").await?;
-    }
+    explains_each(
+        &w,
+        "stale-error",
+        "stale-leaked",
+        &[
+            ("stale-size1", "16", "only 16 bytes long", "64"),
+            ("stale-size1", "-4", "cannot be negative", "64"),
+            ("stale-read", "100", "runs past the end", "41"),
+            ("stale-read", "lots", "not a number", "41"),
+            (
+                "stale-line1",
+                "bad \\q",
+                "not an escape",
+                "1042|ต้มยำกุ้ง|2|18000\\n",
+            ),
+            ("stale-size2", "5000000", "at most 1,048,576", "64"),
+        ],
+    )
+    .await?;
     // Typing "s" into the widget must not open mdBook's search.
     let focused = b.driver.active_element().await?;
     ensure!(focused.attr("data-testid").await?.as_deref() == Some("stale-size2"));

@@ -4,8 +4,8 @@
 
 mod common;
 
-use anyhow::{Context, Result, anyhow, ensure};
-use common::{absent, explains, no_error, predict};
+use anyhow::{Result, anyhow, ensure};
+use common::{absent, explains_each, predict};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::why_pool::scenario::{break_even, run};
@@ -93,20 +93,19 @@ async fn widget_counts_like_the_lab() -> Result<()> {
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "why-pool").await?;
-    for (id, typed, says, fix) in [
-        ("why-rounds", "-1", "is negative", "10"),
-        ("why-rounds", "5000000", "at most 1,000,000", "10"),
-        ("why-size", "1.5", "not a whole number", "128"),
-        ("why-size", "70000", "at most 65,536", "128"),
-        ("why-rounds", "", "type a whole number", "10"),
-    ] {
-        Browser::type_into(&w, id, typed).await?;
-        explains(&w, "why-error", says, "why-fresh-bytes")
-            .await
-            .with_context(|| format!("{id}={typed}"))?;
-        Browser::type_into(&w, id, fix).await?;
-        no_error(&w, "why-error").await?;
-    }
+    explains_each(
+        &w,
+        "why-error",
+        "why-fresh-bytes",
+        &[
+            ("why-rounds", "-1", "is negative", "10"),
+            ("why-rounds", "5000000", "at most 1,000,000", "10"),
+            ("why-size", "1.5", "not a whole number", "128"),
+            ("why-size", "70000", "at most 65,536", "128"),
+            ("why-rounds", "", "type a whole number", "10"),
+        ],
+    )
+    .await?;
     predict_and_see(&w).await?;
     ensure!(bytes(&w, "why-fresh-bytes").await? == 1_280);
     b.finish().await

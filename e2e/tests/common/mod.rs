@@ -2,7 +2,7 @@
 //! quiz as a reader would (wrong, then right), graded against the lab computed natively here.
 #![allow(dead_code)]
 
-use anyhow::{Result, anyhow, ensure};
+use anyhow::{Context, Result, anyhow, ensure};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::quiz::Rng;
@@ -60,6 +60,26 @@ pub async fn explains(root: &WebElement, error: &str, says: &str, result: &str) 
         absent(root, result).await?,
         "{error} says {says:?}, yet an old result is still shown ({result})"
     );
+    Ok(())
+}
+
+/// Bad values typed as a reader types them, each then fixed: for every `(field, typed, says, fix)`,
+/// typing `typed` into `field` makes `error` say `says` and withdraws `result` ([`explains`]), and
+/// typing `fix` clears the message.
+pub async fn explains_each(
+    root: &WebElement,
+    error: &str,
+    result: &str,
+    cases: &[(&str, &str, &str, &str)],
+) -> Result<()> {
+    for &(field, typed, says, fix) in cases {
+        Browser::type_into(root, field, typed).await?;
+        explains(root, error, says, result)
+            .await
+            .with_context(|| format!("{field}={typed}"))?;
+        Browser::type_into(root, field, fix).await?;
+        no_error(root, error).await?;
+    }
     Ok(())
 }
 
