@@ -120,6 +120,12 @@ async fn tab_to(b: &Browser, id: &str) -> Result<WebElement> {
     bail!("Tab never reached {id}")
 }
 
+/// Tabs to the element `id` ([`tab_to`]) and types `keys` there, as a keyboard user does.
+async fn tab_and_type(b: &Browser, id: &str, keys: impl Into<TypingData>) -> Result<()> {
+    tab_to(b, id).await?.send_keys(keys).await?;
+    Ok(())
+}
+
 #[tokio::test]
 async fn every_control_works_from_the_keyboard() -> Result<()> {
     let b = Browser::start().await?;
@@ -176,20 +182,11 @@ async fn every_control_works_from_the_keyboard() -> Result<()> {
                 continue;
             }
             if answer.parse::<u64>().is_ok() {
-                tab_to(&b, &format!("{id}-value"))
-                    .await?
-                    .send_keys(answer)
-                    .await?;
+                tab_and_type(&b, &format!("{id}-value"), answer).await?;
             } else {
-                tab_to(&b, &format!("{id}-{answer}"))
-                    .await?
-                    .send_keys(Key::Space)
-                    .await?;
+                tab_and_type(&b, &format!("{id}-{answer}"), Key::Space).await?;
             }
-            tab_to(&b, &format!("{id}-run"))
-                .await?
-                .send_keys(Key::Enter)
-                .await?;
+            tab_and_type(&b, &format!("{id}-run"), Key::Enter).await?;
             Browser::find(&w, &format!("{slot}-verdict")).await?;
             // Focus moved to the story: → steps forward.
             let steps = format!("{slot}-steps");
@@ -201,15 +198,9 @@ async fn every_control_works_from_the_keyboard() -> Result<()> {
             active.send_keys(Key::Right).await?;
             ensure!(common::step_at(&w, &steps).await? == 1);
             for action in ["next", "prev", "last", "first", "play"] {
-                tab_to(&b, &format!("{steps}-{action}"))
-                    .await?
-                    .send_keys(Key::Enter)
-                    .await?;
+                tab_and_type(&b, &format!("{steps}-{action}"), Key::Enter).await?;
             }
-            tab_to(&b, &format!("{steps}-scrub"))
-                .await?
-                .send_keys(Key::Right)
-                .await?;
+            tab_and_type(&b, &format!("{steps}-scrub"), Key::Right).await?;
         }
         ensure!(
             w.find_all(By::Css("[data-testid=\"lab-failure\"]"))
