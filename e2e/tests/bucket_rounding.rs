@@ -75,11 +75,7 @@ async fn calculator_explains_bad_input() -> Result<()> {
     // Over the largest bucket is not an error: it is explained.
     Browser::type_into(&w, "calc-input", "1073741825").await?;
     ensure!(Browser::text(&w, "calc-index").await? == "none (not pooled)");
-    ensure!(
-        Browser::text(&w, "calc-why")
-            .await?
-            .contains("over the largest bucket")
-    );
+    common::text_says(&w, "calc-why", "over the largest bucket").await?;
     b.finish().await
 }
 

@@ -114,23 +114,11 @@ async fn widget_shows_each_breach_live() -> Result<()> {
         absent(&w, "dr-verdict").await?,
         "checked mode re-graded the old prediction"
     );
-    ensure!(
-        Browser::text(&w, "dr-predict-problem")
-            .await?
-            .contains("setting changed")
-    );
+    common::text_says(&w, "dr-predict-problem", "setting changed").await?;
     predict(&w, "dr-predict", "no").await?;
     check_all(&w, true, (v, 200, 99, length, 77, rounds)).await?;
-    ensure!(
-        Browser::text(&w, "dr-second")
-            .await?
-            .contains("returned twice")
-    );
-    ensure!(
-        Browser::text(&w, "uar-write")
-            .await?
-            .contains("used after it was returned")
-    );
+    common::text_says(&w, "dr-second", "returned twice").await?;
+    common::text_says(&w, "uar-write", "used after it was returned").await?;
     b.finish().await
 }
 

@@ -182,11 +182,7 @@ async fn predict_then_step(b: &Browser) -> Result<()> {
     let clear = Browser::find(&w, "stale-clear").await?;
     common::click(&clear).await?;
     ensure!(absent(&w, "stale-verdict").await? && absent(&w, "stale-steps").await?);
-    ensure!(
-        Browser::text(&w, "stale-predict-problem")
-            .await?
-            .contains("setting changed")
-    );
+    common::text_says(&w, "stale-predict-problem", "setting changed").await?;
     common::click(&Browser::find(&w, "stale-clear").await?).await?;
     ensure!(
         !absent(&w, "stale-verdict").await?,

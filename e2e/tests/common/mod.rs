@@ -52,6 +52,13 @@ pub async fn error_says(root: &WebElement, id: &str, says: &str) -> Result<()> {
     Ok(())
 }
 
+/// The element `id` under `root` shows a text containing `part`; the failure quotes what it shows.
+pub async fn text_says(root: &WebElement, id: &str, part: &str) -> Result<()> {
+    let t = Browser::text(root, id).await?;
+    ensure!(t.contains(part), "{id} shows {t:?}, not {part:?}");
+    Ok(())
+}
+
 /// What a widget does with a bad value: `error` says `says`, visibly, and the result `result` is
 /// withdrawn (an old result must not stand under a message about the new input).
 pub async fn explains(root: &WebElement, error: &str, says: &str, result: &str) -> Result<()> {
