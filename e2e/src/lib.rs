@@ -78,6 +78,13 @@ pub async fn session() -> Result<Session> {
     Ok(Session(shared))
 }
 
+/// The shared browser (see [`session`]) with `page` open and its lab mounted.
+pub async fn session_on(page: &str) -> Result<Session> {
+    let b = session().await?;
+    b.open(page).await?;
+    Ok(b)
+}
+
 /// One test's use of the shared browser (see [`session`]); derefs to [`Browser`].
 pub struct Session(tokio::sync::MutexGuard<'static, Option<Browser>>);
 
@@ -95,6 +102,13 @@ impl Session {
     /// Ends this test's use of the shared browser; the next test resets it.
     pub async fn quit(self) -> Result<()> {
         Ok(())
+    }
+
+    /// How a test ends: the page recorded no error, then the shared browser is left to the next
+    /// test ([`Browser::finish`] for a browser of its own).
+    pub async fn finish(self) -> Result<()> {
+        self.assert_no_errors().await?;
+        self.quit().await
     }
 }
 
@@ -202,19 +216,35 @@ impl Browser {
             .client(client)
             .await
             .context("ChromeDriver did not start a session")?;
-        driver
-            .cdp()
-            .send_raw(
-                "Page.addScriptToEvaluateOnNewDocument",
-                json!({ "source": ERROR_HOOK }),
-            )
-            .await?;
-        Ok(Browser {
+        let b = Browser {
             driver,
             chromedriver,
             exit_pipe,
             base,
-        })
+        };
+        b.before_every_page(ERROR_HOOK).await?;
+        Ok(b)
+    }
+
+    /// Sends a Chrome DevTools command (`Emulation.…`, `Page.…`) to the open tab.
+    pub async fn devtools(&self, method: &str, params: serde_json::Value) -> Result<()> {
+        self.driver.cdp().send_raw(method, params).await?;
+        Ok(())
+    }
+
+    /// Runs `script` in every page from now on, before the page's own scripts.
+    pub async fn before_every_page(&self, script: &str) -> Result<()> {
+        self.devtools(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": script }),
+        )
+        .await
+    }
+
+    /// Lays pages out for `media` ("print"; "" for the screen again).
+    pub async fn emulate_media(&self, media: &str) -> Result<()> {
+        self.devtools("Emulation.setEmulatedMedia", json!({ "media": media }))
+            .await
     }
 
     /// Back to a blank state between tests of a shared session: one window of the default size
@@ -230,19 +260,14 @@ impl Browser {
         }
         self.driver.goto("about:blank").await?;
         let origin = self.base.trim_end_matches('/').to_string();
-        self.driver
-            .cdp()
-            .send_raw(
-                "Storage.clearDataForOrigin",
-                json!({ "origin": origin, "storageTypes": "all" }),
-            )
-            .await?;
+        self.devtools(
+            "Storage.clearDataForOrigin",
+            json!({ "origin": origin, "storageTypes": "all" }),
+        )
+        .await?;
         // A test may have emulated print media (the printed quizzes): the next one reads the
         // screen.
-        self.driver
-            .cdp()
-            .send_raw("Emulation.setEmulatedMedia", json!({ "media": "" }))
-            .await?;
+        self.emulate_media("").await?;
         self.driver.set_window_rect(0, 0, 1280, 1000).await?;
         Ok(())
     }
@@ -251,6 +276,12 @@ impl Browser {
     pub async fn open(&self, page: &str) -> Result<()> {
         self.driver.goto(format!("{}{page}", self.base)).await?;
         self.wait_for_lab().await
+    }
+
+    /// Opens a chapter's page and returns its widget, `[data-testid="widget-{name}"]`.
+    pub async fn open_widget(&self, page: &str, name: &str) -> Result<WebElement> {
+        self.open(page).await?;
+        self.by_testid(&format!("widget-{name}")).await
     }
 
     /// Opens a page without waiting for the lab (a session without JavaScript never loads it).
@@ -372,6 +403,13 @@ impl Browser {
         self.driver.clone().quit().await?;
         Ok(())
     }
+
+    /// How a test with a browser of its own ends: the page recorded no error, then the browser
+    /// stops.
+    pub async fn finish(self) -> Result<()> {
+        self.assert_no_errors().await?;
+        self.quit().await
+    }
 }
 
 impl Drop for Browser {
@@ -443,6 +481,13 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
         }
     }
     Ok((figs.len(), claims.len()))
+}
+
+/// The bench data the book was built with (`book/data`; the primary machine is `LAB_MACHINE`'s
+/// when set, as in the book's build).
+pub fn book_data() -> Result<mdbook_lab::Data> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
+    mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())
 }
 
 /// The chapters of the book, as page names, in the order of `book/src/SUMMARY.md`.

@@ -2,7 +2,7 @@
 //! with a mistake, then right, graded against the lab computed natively in the test from the
 //! parameters each question carries (`data-params`) and the page's data (`data-page`).
 
-use anyhow::{Result, anyhow, ensure};
+use anyhow::{Context, Result, anyhow, ensure};
 use thirtyfour::prelude::*;
 use wasm_lab::quiz::{Page, Question};
 
@@ -21,6 +21,15 @@ pub async fn quiz_root(b: &Browser, id: &str) -> Result<WebElement> {
     b.by_testid(&format!("quiz-{id}")).await
 }
 
+/// The question of kind `kind` (`data-kind`) in the quiz `root`.
+pub async fn find_question(root: &WebElement, kind: &str) -> Result<WebElement> {
+    root.find(By::Css(format!(
+        "[data-testid=\"question\"][data-kind=\"{kind}\"]"
+    )))
+    .await
+    .with_context(|| format!("no {kind} question"))
+}
+
 /// The data the page gave the quiz (figures, rustc's verdicts).
 pub async fn page_data(root: &WebElement) -> Result<Page> {
     let json = root.attr("data-page").await?.unwrap_or_default();
@@ -36,6 +45,34 @@ pub async fn replay(quiz: &str, q: &WebElement, page: &Page) -> Result<Question>
         .ok_or_else(|| anyhow!("unknown question kind {name:?}"))?;
     let params = q.attr("data-params").await?.unwrap_or_default();
     kind.replay(&params, page).map_err(anyhow::Error::msg)
+}
+
+/// A mounted quiz of the open page with the data the page gave it: where a test picks a question
+/// of one kind and replays it natively.
+pub struct OpenQuiz {
+    pub id: String,
+    pub root: WebElement,
+    pub page: Page,
+}
+
+impl OpenQuiz {
+    /// The quiz `id` on the open page.
+    pub async fn of(b: &Browser, id: &str) -> Result<OpenQuiz> {
+        let root = quiz_root(b, id).await?;
+        let page = page_data(&root).await?;
+        Ok(OpenQuiz {
+            id: id.to_string(),
+            root,
+            page,
+        })
+    }
+
+    /// Its question of kind `kind`, as shown and as the lab computes it from its parameters.
+    pub async fn question(&self, kind: &str) -> Result<(WebElement, Question)> {
+        let q = find_question(&self.root, kind).await?;
+        let question = replay(&self.id, &q, &self.page).await?;
+        Ok((q, question))
+    }
 }
 
 /// Types or picks `given` and clicks Check; returns the feedback.

@@ -48,14 +48,11 @@ pub async fn set_theme(b: &Browser, theme: &str) -> Result<()> {
 
 /// Lays the page out as a window `width` CSS pixels wide (a phone is 390).
 pub async fn set_width(b: &Browser, width: u32) -> Result<()> {
-    b.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setDeviceMetricsOverride",
-            json!({ "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
-        )
-        .await?;
-    Ok(())
+    b.devtools(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+    )
+    .await
 }
 
 const OVERFLOW: &str = r##"

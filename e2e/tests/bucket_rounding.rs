@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, ensure};
-use common::{error_says, fresh_rng};
+use common::{explains, fresh_rng};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::calc::calculate;
@@ -21,9 +21,7 @@ fn sizes() -> Vec<u64> {
 
 #[tokio::test]
 async fn calculator_computes_with_the_lab() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = b.by_testid("widget-bucket-rounding").await?;
+    let (b, w) = common::shared_widget(PAGE, "bucket-rounding").await?;
     // The chapter starts the calculator at 100.
     ensure!(Browser::text(&w, "calc-index").await? == "3");
     ensure!(Browser::text(&w, "calc-length").await? == "128");
@@ -56,33 +54,17 @@ async fn calculator_computes_with_the_lab() -> Result<()> {
             "{n}: error shown"
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn calculator_explains_bad_input() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = b.by_testid("widget-bucket-rounding").await?;
-    for (typed, says) in [
-        ("", "type a whole number"),
-        ("-5", "cannot be negative"),
-        ("abc", "not a number"),
-        ("1e20", "larger than any .NET array"),
-        ("1.5", "not a whole number"),
-        ("24,41,64", "not one number"),
-        ("3000000000", "larger than any .NET array"),
-        ("size", "not a number"),
-    ] {
+    let (b, w) = common::shared_widget(PAGE, "bucket-rounding").await?;
+    for &(typed, says) in wasm_lab::calc::UNREADABLE_REQUESTS {
         Browser::type_into(&w, "calc-input", typed).await?;
-        error_says(&w, "calc-error", says)
+        explains(&w, "calc-error", says, "calc-length")
             .await
             .with_context(|| format!("typed {typed:?}"))?;
-        ensure!(
-            common::absent(&w, "calc-length").await?,
-            "{typed:?}: stale length shown"
-        );
     }
     // Typing "s" must not have opened mdBook's search: the input keeps the focus.
     let focused = b.driver.active_element().await?;
@@ -93,22 +75,15 @@ async fn calculator_explains_bad_input() -> Result<()> {
     // Over the largest bucket is not an error: it is explained.
     Browser::type_into(&w, "calc-input", "1073741825").await?;
     ensure!(Browser::text(&w, "calc-index").await? == "none (not pooled)");
-    ensure!(
-        Browser::text(&w, "calc-why")
-            .await?
-            .contains("over the largest bucket")
-    );
-    b.assert_no_errors().await?;
-    b.quit().await
+    common::text_says(&w, "calc-why", "over the largest bucket").await?;
+    b.finish().await
 }
 
 #[tokio::test]
 async fn cited_figures_come_from_the_data() -> Result<()> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
-    let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
+    let data = e2e::book_data()?;
     let primary = data.primary().map_err(anyhow::Error::msg)?;
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
+    let b = e2e::session_on(PAGE).await?;
     let (figs, _claims) = e2e::check_figures(&b, &data).await?;
     ensure!(figs >= 3, "the chapter cites {figs} figures");
     let prov = b.driver.find(By::Css(".lab-prov")).await?.text().await?;
@@ -116,28 +91,22 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
         prov.contains(&primary.machine.id) && prov.contains(&primary.run.date[..10]),
         "{prov}"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn print_page_loads_the_lab_too() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("print.html").await?;
-    let w = b.by_testid("widget-bucket-rounding").await?;
+    let (b, w) = common::shared_widget("print.html", "bucket-rounding").await?;
     Browser::type_into(&w, "calc-input", "129").await?;
     ensure!(Browser::text(&w, "calc-length").await? == "256");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// The request slider, on a log scale: dragging to its ends sets the field and the result, and a
 /// typed request moves the slider to that size.
 #[tokio::test]
 async fn the_slider_sets_the_request() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = b.by_testid("widget-bucket-rounding").await?;
+    let (b, w) = common::shared_widget(PAGE, "bucket-rounding").await?;
     let slider = Browser::find(&w, "calc-input-slider").await?;
     slider.scroll_into_view().await?;
     slider.click().await?;
@@ -164,6 +133,5 @@ async fn the_slider_sets_the_request() -> Result<()> {
         at == want.to_string(),
         "slider at {at} for 4,096, not {want}"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

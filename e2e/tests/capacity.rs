@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Result, ensure};
-use common::{drawn_pool, error_says, fresh_rng, no_error, num, step_at, widget};
+use common::{explains, fresh_rng, no_error, num, shows_step, step_at};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::chapter::capacity::scenario::{Setup, run_rounds};
@@ -13,9 +13,7 @@ const PAGE: &str = "capacity.html";
 
 #[tokio::test]
 async fn rounds_widget_runs_the_real_pool() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "capacity").await?;
+    let (b, w) = common::shared_widget(PAGE, "capacity").await?;
     // The chapter starts on the Thai article's machine: 8 × 32, 258 buffers of 128 bytes.
     ensure!(Browser::text(&w, "cap-capacity").await? == "257");
     ensure!(Browser::text(&w, "cap-r2-new").await? == "1");
@@ -84,24 +82,18 @@ async fn rounds_widget_runs_the_real_pool() -> Result<()> {
         Browser::type_into(&w, "cap-m", "8").await?;
         Browser::type_into(&w, "cap-k", "2").await?;
         Browser::type_into(&w, id, typed).await?;
-        error_says(&w, "cap-error", says).await?;
-        ensure!(
-            common::absent(&w, "cap-capacity").await?,
-            "an old result is still shown"
-        );
+        explains(&w, "cap-error", says, "cap-capacity").await?;
     }
     Browser::type_into(&w, "cap-k", "20").await?;
     no_error(&w, "cap-error").await?;
     ensure!(Browser::text(&w, "cap-capacity").await? == "17");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
     let b = Browser::start().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "capacity").await?;
+    let w = b.open_widget(PAGE, "capacity").await?;
     let s = Setup {
         partitions: 2,
         arrays_per_partition: 3,
@@ -122,12 +114,7 @@ async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
     ensure!(step_at(&w, "cap-steps").await? == 1);
     common::click(&Browser::find(&w, "cap-steps-first").await?).await?;
     for (i, native) in want.iter().enumerate() {
-        ensure!(step_at(&w, "cap-steps").await? == i);
-        let (state, drawn) = drawn_pool(&w).await?;
-        ensure!(
-            &state == native && &drawn == native,
-            "step {i}: {state:?} / {drawn:?}, lab {native:?}"
-        );
+        shows_step(&w, "cap-steps", i, native).await?;
         if i == 1 {
             common::screenshot(&Browser::find(&w, "cap-steps").await?, "capacity-step-2").await?;
         }
@@ -144,17 +131,14 @@ async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
         "{}",
         want[1]
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// The number of buffers held at once has a slider: dragging it sets the field and reruns the
 /// pool, as typing does.
 #[tokio::test]
 async fn the_held_buffers_follow_the_slider() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("capacity.html").await?;
-    let w = widget(&b, "capacity").await?;
+    let (b, w) = common::shared_widget("capacity.html", "capacity").await?;
     let slider = Browser::find(&w, "cap-k-slider").await?;
     slider.scroll_into_view().await?;
     let before = Browser::find(&w, "cap-k").await?.prop("value").await?;
@@ -168,6 +152,5 @@ async fn the_held_buffers_follow_the_slider() -> Result<()> {
     slider.send_keys(Key::End).await?;
     let field = Browser::find(&w, "cap-k").await?.prop("value").await?;
     ensure!(field.as_deref() == Some("600"), "slider end set {field:?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -26,11 +26,6 @@ fn pages() -> Result<BTreeMap<String, Vec<String>>> {
     Ok(pages)
 }
 
-fn data() -> Result<mdbook_lab::Data> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
-    mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())
-}
-
 #[tokio::test]
 async fn every_chart_is_on_its_page_in_every_theme() -> Result<()> {
     let pages = pages()?;
@@ -94,13 +89,12 @@ async fn every_chart_is_on_its_page_in_every_theme() -> Result<()> {
             strokes[0]
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn every_table_mirror_holds_the_data_files_numbers() -> Result<()> {
-    let data = data()?;
+    let data = e2e::book_data()?;
     let b = Browser::start().await?;
     let mut rows_checked = 0;
     for page in pages()?.keys() {
@@ -137,8 +131,7 @@ async fn every_table_mirror_holds_the_data_files_numbers() -> Result<()> {
         }
     }
     eprintln!("{rows_checked} table rows checked");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -186,8 +179,7 @@ async fn charts_fit_the_column_on_a_phone() -> Result<()> {
             ensure!(over.is_empty(), "{page} at 390 px: {over:#?}");
         }
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -195,13 +187,7 @@ async fn charts_print_black_on_white_from_a_dark_theme() -> Result<()> {
     let b = Browser::start().await?;
     b.open("print.html").await?;
     screen::set_theme(&b, "navy").await?;
-    b.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setEmulatedMedia",
-            serde_json::json!({ "media": "print" }),
-        )
-        .await?;
+    b.emulate_media("print").await?;
     let inks: Vec<(String, String, String)> = b
         .driver
         .execute(
@@ -224,6 +210,5 @@ async fn charts_print_black_on_white_from_a_dark_theme() -> Result<()> {
             "chart {name} prints its text in {text} and its legend in {legend}"
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use anyhow::{Result, ensure};
-use common::{choose, error_says, fresh_rng, no_error, num, widget};
+use common::{choose, explains, fresh_rng, no_error, num};
 use e2e::Browser;
 use wasm_lab::chapter::cliff::scenario::{Elem, cliff};
 
@@ -11,9 +11,7 @@ const PAGE: &str = "cliff.html";
 
 #[tokio::test]
 async fn cliff_widget_matches_the_lab() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "cliff").await?;
+    let (b, w) = common::shared_widget(PAGE, "cliff").await?;
     ensure!(Browser::text(&w, "cliff-pool-bucket").await? == "13, 131,072");
     ensure!(
         Browser::text(&w, "cliff-pool-loh")
@@ -60,11 +58,7 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
         ("81 920", "has a space inside"),
     ] {
         Browser::enter_into(&w, "cliff-input", typed).await?;
-        error_says(&w, "cliff-error", says).await?;
-        ensure!(
-            common::absent(&w, "cliff-glibc-chunk").await?,
-            "an old result is still shown"
-        );
+        explains(&w, "cliff-error", says, "cliff-glibc-chunk").await?;
     }
     Browser::enter_into(&w, "cliff-input", "2,000,000,000").await?;
     no_error(&w, "cliff-error").await?;
@@ -73,8 +67,7 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
             .await?
             .starts_with("not tried")
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// The drawing moves with the request: a block over glibc's threshold shows the threshold
@@ -82,9 +75,7 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
 #[tokio::test]
 async fn drawing_shows_the_borders_the_request_meets() -> Result<()> {
     use e2e::thirtyfour::prelude::*;
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "cliff").await?;
+    let (b, w) = common::shared_widget(PAGE, "cliff").await?;
     for (n, raised) in [(200_000, true), (1_000, false), (40_000_000, false)] {
         Browser::enter_into(&w, "cliff-input", &n.to_string()).await?;
         let d = Browser::find(&w, "cliff-drawing").await?;
@@ -112,6 +103,5 @@ async fn drawing_shows_the_borders_the_request_meets() -> Result<()> {
             "{n} B"
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -50,6 +50,20 @@ fn pages_but_glossary() -> Result<Vec<String>> {
         .collect())
 }
 
+/// The strings a page's script found wrong (a JSON array), each prefixed with the page.
+fn on_page(page: &str, found: &serde_json::Value) -> Vec<String> {
+    let found = found.as_array().into_iter().flatten();
+    found
+        .map(|p| format!("{page}: {}", p.as_str().unwrap_or_default()))
+        .collect()
+}
+
+/// Fails with every problem, one a line under `what`, unless there is none.
+fn none(what: &str, problems: &[String]) -> Result<()> {
+    ensure!(problems.is_empty(), "{what}:\n  {}", problems.join("\n  "));
+    Ok(())
+}
+
 #[tokio::test]
 async fn every_chapter_opens_with_a_question() -> Result<()> {
     let chapters = e2e::chapters()?;
@@ -85,8 +99,7 @@ async fn every_chapter_opens_with_a_question() -> Result<()> {
 
 #[tokio::test]
 async fn every_glossary_term_a_chapter_uses_links_to_the_glossary() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("glossary.html").await?;
+    let b = e2e::session_on("glossary.html").await?;
     for (id, _) in TERMS {
         let found = b.driver.find_all(By::Id(*id)).await?;
         ensure!(
@@ -125,22 +138,18 @@ async fn every_glossary_term_a_chapter_uses_links_to_the_glossary() -> Result<()
             .await?;
         let v = ret.json();
         uses += v["used"].as_array().map_or(0, Vec::len);
-        for m in v["missing"].as_array().into_iter().flatten() {
-            problems.push(format!("{page}: {}", m.as_str().unwrap_or_default()));
-        }
+        problems.extend(on_page(&page, &v["missing"]));
     }
-    ensure!(
-        problems.is_empty(),
-        "glossary terms used without a link to glossary.html#<term>:\n  {}",
-        problems.join("\n  ")
-    );
+    none(
+        "glossary terms used without a link to glossary.html#<term>",
+        &problems,
+    )?;
     // The check is not vacuous: the chapters do use the glossary's words.
     ensure!(
         uses >= 40,
         "only {uses} term uses found: is the prose selector right?"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -190,18 +199,11 @@ async fn no_internal_link_or_anchor_is_broken() -> Result<()> {
             .await?;
         let v = ret.json();
         checked += v["checked"].as_u64().unwrap_or(0);
-        for p in v["problems"].as_array().into_iter().flatten() {
-            problems.push(format!("{page}: {}", p.as_str().unwrap_or_default()));
-        }
+        problems.extend(on_page(&page, &v["problems"]));
     }
-    ensure!(
-        problems.is_empty(),
-        "broken internal links:\n  {}",
-        problems.join("\n  ")
-    );
+    none("broken internal links", &problems)?;
     ensure!(checked >= 100, "only {checked} internal links found");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]

@@ -6,8 +6,7 @@ use e2e::thirtyfour::prelude::*;
 
 #[tokio::test]
 async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
-    let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
+    let data = e2e::book_data()?;
     let chapters = e2e::chapters()?;
     ensure!(chapters.len() >= 10, "SUMMARY.md lists only {chapters:?}");
     let b = e2e::session().await?;

@@ -63,8 +63,7 @@ async fn each_chapter_shows_the_skeleton_the_crate_holds() -> Result<()> {
 
 #[tokio::test]
 async fn the_solutions_page_folds_every_solution() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("solutions.html").await?;
+    let b = e2e::session_on("solutions.html").await?;
     let blocks = code_blocks(&b).await?;
     for e in EXERCISES {
         let solution = anchored(&e.solution_file(), "solution")?;
@@ -97,6 +96,5 @@ async fn the_solutions_page_folds_every_solution() -> Result<()> {
             e.student_file()
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

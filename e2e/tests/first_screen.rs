@@ -31,14 +31,11 @@ return {top: m.getBoundingClientRect().top + scrollY, height: innerHeight};
 "#;
 
 async fn window(b: &Browser, width: u32, height: u32) -> Result<()> {
-    b.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setDeviceMetricsOverride",
-            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600 }),
-        )
-        .await?;
-    Ok(())
+    b.devtools(
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600 }),
+    )
+    .await
 }
 
 #[tokio::test]
@@ -72,6 +69,5 @@ async fn every_story_chapter_shows_its_experiment_on_the_first_screen() -> Resul
         }
     }
     ensure!(problems.is_empty(), "{problems:#?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

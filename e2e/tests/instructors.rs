@@ -24,8 +24,7 @@ async fn the_report_gives_every_claim_its_mark_on_every_machine() -> Result<()> 
     let data = mdbook_lab::Data::load(&root, None)?;
     let sites = sites()?;
     ensure!(sites.len() >= 50, "only {} claims in the book", sites.len());
-    let b = e2e::session().await?;
-    b.open("instructors.html").await?;
+    let b = e2e::session_on("instructors.html").await?;
     // One round trip for the whole table: [claim, [mark per machine…]] per row.
     let v = b
         .driver
@@ -56,8 +55,7 @@ async fn the_report_gives_every_claim_its_mark_on_every_machine() -> Result<()> 
             );
         }
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// Whether the popover that `button` controls is open.
@@ -79,8 +77,7 @@ async fn popover_open(b: &Browser, button: &WebElement) -> Result<(bool, String)
 
 #[tokio::test]
 async fn statistics_and_claim_marks_open_from_the_keyboard() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("size-specialized.html").await?;
+    let b = e2e::session_on("size-specialized.html").await?;
     for (selector, says) in [
         ("button.lab-fig[data-fig]", "median of"),
         ("button.lab-claim[data-claim]", "on "),
@@ -113,6 +110,5 @@ async fn statistics_and_claim_marks_open_from_the_keyboard() -> Result<()> {
             "{selector}: a second Enter left it open"
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

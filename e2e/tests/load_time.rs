@@ -10,7 +10,6 @@
 use anyhow::{Context, Result, ensure};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
-use serde_json::json;
 
 /// Installed before the page's own scripts: records `performance.now()` (ms since navigation
 /// start) when the lab sets `data-lab-ready`, and the lab's download sizes as the browser saw them.
@@ -43,13 +42,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 #[tokio::test]
 async fn time_from_page_load_to_live_widgets_is_measured_and_reported() -> Result<()> {
     let b = Browser::start().await?;
-    b.driver
-        .cdp()
-        .send_raw(
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({ "source": READY_HOOK }),
-        )
-        .await?;
+    b.before_every_page(READY_HOOK).await?;
     let mut report = Vec::new();
     for page in ["why-pool.html", "method.html"] {
         let mut times = Vec::new();

@@ -59,8 +59,7 @@ async fn a_page_fetches_its_own_module_only() -> Result<()> {
 /// the progress table, each by its own module.
 #[tokio::test]
 async fn the_print_version_loads_every_module() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("print.html").await?;
+    let b = e2e::session_on("print.html").await?;
     let (modules, paths) = fetched(&b).await?;
     let want: BTreeSet<String> = wasm_lab::modules().map(|m| m.to_string()).collect();
     ensure!(
@@ -72,6 +71,5 @@ async fn the_print_version_loads_every_module() -> Result<()> {
         mounted >= 2 * wasm_lab::modules().count() - 1,
         "print.html has only {mounted} mount points"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -5,7 +5,7 @@
 
 use anyhow::{Context, Result, ensure};
 use e2e::Browser;
-use e2e::reader::{click, give, page_data, quiz_root, replay, take_quiz};
+use e2e::reader::{OpenQuiz, click, find_question, give, page_data, quiz_root, replay, take_quiz};
 use e2e::thirtyfour::prelude::*;
 
 const PROGRESS: &str = "progress.html";
@@ -26,16 +26,9 @@ async fn every_quiz_is_graded_by_the_lab() -> Result<()> {
 
 #[tokio::test]
 async fn a_second_miss_shows_the_answer() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("capacity.html").await?;
-    let root = quiz_root(&b, "capacity").await?;
-    let page = page_data(&root).await?;
-    let q = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"bytes-per-round\"]",
-        ))
-        .await?;
-    let question = replay("capacity", &q, &page).await?;
+    let b = e2e::session_on("capacity.html").await?;
+    let quiz = OpenQuiz::of(&b, "capacity").await?;
+    let (q, question) = quiz.question("bytes-per-round").await?;
     let right: u64 = question.right_answer().parse()?;
     let unreadable = give(&q, &question, "abc").await?;
     ensure!(unreadable.contains("could not be read"), "{unreadable:?}");
@@ -49,10 +42,9 @@ async fn a_second_miss_shows_the_answer() -> Result<()> {
         second.contains(&format!("The answer is {}", question.solution.shown())),
         "{second:?}"
     );
-    let score = Browser::text(&root, "quiz-score").await?;
+    let score = Browser::text(&quiz.root, "quiz-score").await?;
     ensure!(score.contains("2 attempts · 1 answer shown"), "{score:?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// The score cell of `quiz` on the progress page.
@@ -67,23 +59,12 @@ async fn progress_row(b: &Browser, quiz: &str) -> Result<(String, String, String
 
 #[tokio::test]
 async fn progress_page_reflects_chapter_answers_and_survives_a_reload() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("cliff.html").await?;
-    let root = quiz_root(&b, "cliff").await?;
-    let page = page_data(&root).await?;
-    let q = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"glibc-chunk\"]",
-        ))
-        .await?;
-    let question = replay("cliff", &q, &page).await?;
+    let b = e2e::session_on("cliff.html").await?;
+    let quiz = OpenQuiz::of(&b, "cliff").await?;
+    let (q, question) = quiz.question("glibc-chunk").await?;
     give(&q, &question, &question.wrong_answer()).await?;
     give(&q, &question, &question.right_answer()).await?;
-    let other = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"new-in-loh\"]",
-        ))
-        .await?;
+    let other = find_question(&quiz.root, "new-in-loh").await?;
     click(&Browser::find(&other, "reveal").await?).await?;
     let kinds = wasm_lab::quiz::quiz("cliff").unwrap().kinds.len();
     let want = (format!("1 of {kinds}"), "2".to_string(), "1".to_string());
@@ -100,11 +81,7 @@ async fn progress_page_reflects_chapter_answers_and_survives_a_reload() -> Resul
     // Back on the chapter, the solved question says so after the reload.
     b.open("cliff.html").await?;
     let root = quiz_root(&b, "cliff").await?;
-    let q = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"glibc-chunk\"]",
-        ))
-        .await?;
+    let q = find_question(&root, "glibc-chunk").await?;
     ensure!(q.attr("data-solved").await?.as_deref() == Some("true"));
     ensure!(
         Browser::text(&q, "solved-mark")
@@ -122,14 +99,12 @@ async fn progress_page_reflects_chapter_answers_and_survives_a_reload() -> Resul
     );
     click(&Browser::find(&row, "reset-yes").await?).await?;
     ensure!(progress_row(&b, "cliff").await?.1 == "0");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn corrupt_progress_is_set_aside_with_a_notice() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("bucket-rounding.html").await?;
+    let b = e2e::session_on("bucket-rounding.html").await?;
     b.driver
         .execute("localStorage.setItem('pools-and-chunks/progress', '{\"version\":1,\"quizzes\":{\"bucket-rounding\":{\"bucket-index\":{\"attempts\":1,\"correct\":5}}}}');", vec![])
         .await?;
@@ -147,8 +122,7 @@ async fn corrupt_progress_is_set_aside_with_a_notice() -> Result<()> {
     );
     let score = Browser::text(&quiz, "quiz-score").await?;
     ensure!(score.starts_with("Solved 0 of"), "{score:?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -168,35 +142,22 @@ async fn shuffling_changes_the_order_across_loads() -> Result<()> {
         }
     }
     ensure!(orders.len() > 1, "the same order on six loads: {orders:?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn a_keyboard_alone_answers() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("bucket-rounding.html").await?;
-    let root = quiz_root(&b, "bucket-rounding").await?;
-    let page = page_data(&root).await?;
+    let b = e2e::session_on("bucket-rounding.html").await?;
+    let quiz = OpenQuiz::of(&b, "bucket-rounding").await?;
     // A typed answer: type it and press Enter.
-    let q = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"wasted-bytes\"]",
-        ))
-        .await?;
-    let question = replay("bucket-rounding", &q, &page).await?;
+    let (q, question) = quiz.question("wasted-bytes").await?;
     let input = Browser::find(&q, "answer").await?;
     input.send_keys(question.right_answer()).await?;
     input.send_keys(Key::Enter).await?;
     let feedback = Browser::text(&q, "feedback").await?;
     ensure!(feedback.starts_with("✔ Correct"), "{feedback:?}");
     // Options: Space picks the focused one, arrows move through them, Tab reaches Check.
-    let q = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"buffer-length\"]",
-        ))
-        .await?;
-    let question = replay("bucket-rounding", &q, &page).await?;
+    let (q, question) = quiz.question("buffer-length").await?;
     let radios = q.find_all(By::Css("input[type=radio]")).await?;
     radios[0].send_keys(Key::Space).await?;
     for _ in 0..radios.len() {
@@ -220,14 +181,12 @@ async fn a_keyboard_alone_answers() -> Result<()> {
     check.send_keys(Key::Enter).await?;
     let feedback = Browser::text(&q, "feedback").await?;
     ensure!(feedback.starts_with("✔ Correct"), "{feedback:?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("print.html").await?;
+    let b = e2e::session_on("print.html").await?;
     let printed = b.driver.find_all(By::Css(".lab-quiz-print")).await?;
     let quizzes = wasm_lab::quiz::quizzes().count();
     ensure!(
@@ -248,13 +207,7 @@ async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
     ensure!(!printed[0].is_displayed().await?);
     let live = b.driver.find(By::Css(".lab-quiz")).await?;
     ensure!(live.is_displayed().await?);
-    b.driver
-        .cdp()
-        .send_raw(
-            "Emulation.setEmulatedMedia",
-            serde_json::json!({ "media": "print" }),
-        )
-        .await?;
+    b.emulate_media("print").await?;
     ensure!(
         printed[0].is_displayed().await?,
         "printed questions hidden in print"
@@ -264,8 +217,7 @@ async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
         !live.is_displayed().await?,
         "the live quiz prints its empty fields"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// How a question with code reads on a phone (390 px): its number starts its prompt, its code is
@@ -277,11 +229,7 @@ async fn a_question_with_code_reads_in_order_on_a_phone() -> Result<()> {
     e2e::screen::set_width(&b, 390).await?;
     b.open("return-contract.html").await?;
     let root = quiz_root(&b, "return-contract").await?;
-    let q = root
-        .find(By::Css(
-            "[data-testid=\"question\"][data-kind=\"does-it-compile\"]",
-        ))
-        .await?;
+    let q = find_question(&root, "does-it-compile").await?;
     q.scroll_into_view().await?;
     let index: usize = q.attr("data-index").await?.unwrap_or_default().parse()?;
     let prompt = Browser::find(&q, "prompt").await?;
@@ -326,13 +274,11 @@ async fn a_question_with_code_reads_in_order_on_a_phone() -> Result<()> {
     let wide = e2e::screen::overflow(&b).await?;
     ensure!(wide.is_empty(), "{wide:#?}");
     b.assert_no_errors().await?;
-    b.driver
-        .cdp()
-        .send_raw(
-            "Emulation.clearDeviceMetricsOverride",
-            serde_json::json!({}),
-        )
-        .await?;
+    b.devtools(
+        "Emulation.clearDeviceMetricsOverride",
+        serde_json::json!({}),
+    )
+    .await?;
     b.quit().await
 }
 
@@ -341,8 +287,7 @@ async fn a_question_with_code_reads_in_order_on_a_phone() -> Result<()> {
 /// stored progress holds the check under its own key.
 #[tokio::test]
 async fn a_short_check_keeps_its_own_record() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open("chunking.html").await?;
+    let b = e2e::session_on("chunking.html").await?;
     let check = b.by_testid("quiz-chunking-check").await?;
     let page = page_data(&check).await?;
     let q = check
@@ -381,6 +326,5 @@ async fn a_short_check_keeps_its_own_record() -> Result<()> {
     // The chapter's row on the progress page counts the chapter's quiz only.
     b.open(PROGRESS).await?;
     ensure!(progress_row(&b, "chunking").await?.1 == "0");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

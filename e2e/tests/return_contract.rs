@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, ensure};
-use common::{absent, drawn_pool, error_says, no_error, predict, step_at, widget};
+use common::{absent, drawn_pool, error_says, no_error, predict, shows_step};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::return_contract::scenario::{
@@ -68,9 +68,7 @@ async fn check_all(
 
 #[tokio::test]
 async fn widget_shows_each_breach_live() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "return-contract").await?;
+    let (b, w) = common::shared_widget(PAGE, "return-contract").await?;
     predict(&w, "dr-predict", "yes").await?;
     // The chapter's defaults are the article's values.
     check_all(&w, false, (11, 200, 99, 128, 77, 100)).await?;
@@ -84,11 +82,7 @@ async fn widget_shows_each_breach_live() -> Result<()> {
     );
 
     // Fresh values, as a reader would try them.
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    eprintln!("values drawn with seed {seed}");
-    let mut rng = wasm_lab::quiz::Rng::new(seed);
+    let mut rng = common::fresh_rng("values");
     // Never the default 11: the same value would be the same setting, with its prediction kept.
     let v = 12 + rng.below(244) as u8;
     let length = [100usize, 256, 1000, 1024][rng.below(4) as usize];
@@ -120,32 +114,17 @@ async fn widget_shows_each_breach_live() -> Result<()> {
         absent(&w, "dr-verdict").await?,
         "checked mode re-graded the old prediction"
     );
-    ensure!(
-        Browser::text(&w, "dr-predict-problem")
-            .await?
-            .contains("setting changed")
-    );
+    common::text_says(&w, "dr-predict-problem", "setting changed").await?;
     predict(&w, "dr-predict", "no").await?;
     check_all(&w, true, (v, 200, 99, length, 77, rounds)).await?;
-    ensure!(
-        Browser::text(&w, "dr-second")
-            .await?
-            .contains("returned twice")
-    );
-    ensure!(
-        Browser::text(&w, "uar-write")
-            .await?
-            .contains("used after it was returned")
-    );
-    b.assert_no_errors().await?;
-    b.quit().await
+    common::text_says(&w, "dr-second", "returned twice").await?;
+    common::text_says(&w, "uar-write", "used after it was returned").await?;
+    b.finish().await
 }
 
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "return-contract").await?;
+    let (b, w) = common::shared_widget(PAGE, "return-contract").await?;
     predict(&w, "dr-predict", "yes").await?;
     for (id, error, typed, says) in [
         ("dr-value", "dr-error", "300", "does not fit in a byte"),
@@ -166,15 +145,13 @@ async fn widget_explains_bad_input() -> Result<()> {
         Browser::type_into(&w, id, "16").await?;
         no_error(&w, error).await?;
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn double_return_predicted_then_stepped() -> Result<()> {
     let b = Browser::start().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "return-contract").await?;
+    let w = b.open_widget(PAGE, "return-contract").await?;
     ensure!(
         absent(&w, "dr-same").await?,
         "the outcome shows before a prediction"
@@ -200,12 +177,7 @@ async fn double_return_predicted_then_stepped() -> Result<()> {
     ensure!(want[2] == "64: slot A | p0 [A] ; x=A", "{want:?}");
     ensure!(want[4] == "64: slot - | p0 [] ; x=A r1=A r2=A", "{want:?}");
     for (i, native) in want.iter().enumerate() {
-        ensure!(step_at(&w, "dr-steps").await? == i);
-        let (state, drawn) = drawn_pool(&w).await?;
-        ensure!(
-            &state == native && &drawn == native,
-            "step {i}: {state:?} / {drawn:?}, lab {native:?}"
-        );
+        shows_step(&w, "dr-steps", i, native).await?;
         if i == 2 {
             let dr = Browser::find(&w, "dr-result").await?;
             common::screenshot(&dr, "double-return-step-3").await?;
@@ -221,6 +193,5 @@ async fn double_return_predicted_then_stepped() -> Result<()> {
         common::click(&Browser::find(&w, "dr-steps-prev").await?).await?;
         ensure!(drawn_pool(&w).await?.1 == want[i], "back to step {i}");
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -64,8 +64,7 @@ async fn nothing_is_wider_than_the_column_at_1280_and_390_px() -> Result<()> {
         }
     }
     ensure!(problems.is_empty(), "{problems:#?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -85,8 +84,7 @@ async fn every_text_has_enough_contrast_in_every_theme() -> Result<()> {
     }
     eprintln!("{checked} texts checked");
     ensure!(problems.is_empty(), "{problems:#?}");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -123,8 +121,7 @@ async fn thai_text_is_drawn_with_the_books_thai_font() -> Result<()> {
         !fetched.is_empty(),
         "the Thai font did not come from this site"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
@@ -169,6 +166,5 @@ async fn links_to_a_section_below_a_widget_land_on_it() -> Result<()> {
         tried >= 5,
         "only {tried} pages have a section after a widget"
     );
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use anyhow::{Result, ensure};
-use common::{error_says, fresh_rng, no_error, widget};
+use common::{explains, fresh_rng, no_error};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::chapter::size_specialized::scenario::{go_specializes, monomorphize};
@@ -12,9 +12,7 @@ const PAGE: &str = "size-specialized.html";
 
 #[tokio::test]
 async fn const_rent_widget_matches_the_lab() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "size-specialized").await?;
+    let (b, w) = common::shared_widget(PAGE, "size-specialized").await?;
     let mut rng = fresh_rng("size-specialized sizes");
     for _ in 0..3 {
         let sizes: Vec<u64> = (0..2 + rng.below(8)).map(|_| rng.request()).collect();
@@ -48,12 +46,7 @@ async fn const_rent_widget_matches_the_lab() -> Result<()> {
         ("8;x", "not a number"),
     ] {
         Browser::type_into(&w, "spec-input", typed).await?;
-        error_says(&w, "spec-error", says).await?;
-        ensure!(
-            common::absent(&w, "spec-buckets").await?,
-            "an old result is still shown"
-        );
+        explains(&w, "spec-error", says, "spec-buckets").await?;
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

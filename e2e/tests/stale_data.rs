@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, anyhow, ensure};
-use common::{absent, drawn_pool, error_says, no_error, predict, step_at, widget};
+use common::{absent, drawn_pool, error_says, explains_each, predict, shows_step, step_at, widget};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::stale_data::scenario::{Scenario, run};
@@ -22,9 +22,7 @@ async fn counts(w: &WebElement) -> Result<[Option<u64>; 3]> {
 
 #[tokio::test]
 async fn widget_shows_what_the_pool_does() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "stale-data").await?;
+    let (b, w) = common::shared_widget(PAGE, "stale-data").await?;
     predict(&w, "stale-predict", "16").await?;
     // What the next renter reads shows at the story's end.
     ensure!(
@@ -99,47 +97,38 @@ async fn widget_shows_what_the_pool_does() -> Result<()> {
         let same = Browser::text(&w, "stale-same").await?;
         ensure!(same == if want.same_buffer { "yes" } else { "no" });
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "stale-data").await?;
+    let (b, w) = common::shared_widget(PAGE, "stale-data").await?;
     predict(&w, "stale-predict", "16").await?;
-    for (id, typed, says, fix) in [
-        ("stale-size1", "16", "only 16 bytes long", "64"),
-        ("stale-size1", "-4", "cannot be negative", "64"),
-        ("stale-read", "100", "runs past the end", "41"),
-        ("stale-read", "lots", "not a number", "41"),
-        (
-            "stale-line1",
-            "bad \\q",
-            "not an escape",
-            "1042|ต้มยำกุ้ง|2|18000\\n",
-        ),
-        ("stale-size2", "5000000", "at most 1,048,576", "64"),
-    ] {
-        Browser::type_into(&w, id, typed).await?;
-        error_says(&w, "stale-error", says)
-            .await
-            .with_context(|| format!("{id}={typed}"))?;
-        ensure!(
-            absent(&w, "stale-leaked").await?,
-            "{id}={typed}: an old result is still shown"
-        );
-        Browser::type_into(&w, id, fix).await?;
-        no_error(&w, "stale-error").await?;
-    }
+    explains_each(
+        &w,
+        "stale-error",
+        "stale-leaked",
+        &[
+            ("stale-size1", "16", "only 16 bytes long", "64"),
+            ("stale-size1", "-4", "cannot be negative", "64"),
+            ("stale-read", "100", "runs past the end", "41"),
+            ("stale-read", "lots", "not a number", "41"),
+            (
+                "stale-line1",
+                "bad \\q",
+                "not an escape",
+                "1042|ต้มยำกุ้ง|2|18000\\n",
+            ),
+            ("stale-size2", "5000000", "at most 1,048,576", "64"),
+        ],
+    )
+    .await?;
     // Typing "s" into the widget must not open mdBook's search.
     let focused = b.driver.active_element().await?;
     ensure!(focused.attr("data-testid").await?.as_deref() == Some("stale-size2"));
     to_the_end(&b, &w).await?;
     ensure!(Browser::text(&w, "stale-leaked").await? == "16");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// The story's pool after each step, as the lab runs it natively.
@@ -163,13 +152,11 @@ async fn predict_then_step_through_the_pool() -> Result<()> {
             .await
             .with_context(|| format!("at {width} px"))?;
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 async fn predict_then_step(b: &Browser) -> Result<()> {
-    b.open(PAGE).await?;
-    let w = widget(b, "stale-data").await?;
+    let w = b.open_widget(PAGE, "stale-data").await?;
     // The outcome is not shown before the reader commits to a prediction.
     ensure!(absent(&w, "stale-leaked").await? && absent(&w, "stale-steps").await?);
     // Wrong: a nudge and a second try, still no outcome.
@@ -195,11 +182,7 @@ async fn predict_then_step(b: &Browser) -> Result<()> {
     let clear = Browser::find(&w, "stale-clear").await?;
     common::click(&clear).await?;
     ensure!(absent(&w, "stale-verdict").await? && absent(&w, "stale-steps").await?);
-    ensure!(
-        Browser::text(&w, "stale-predict-problem")
-            .await?
-            .contains("setting changed")
-    );
+    common::text_says(&w, "stale-predict-problem", "setting changed").await?;
     common::click(&Browser::find(&w, "stale-clear").await?).await?;
     ensure!(
         !absent(&w, "stale-verdict").await?,
@@ -209,16 +192,7 @@ async fn predict_then_step(b: &Browser) -> Result<()> {
     let want = native_steps(&Scenario::default())?;
     ensure!(want.len() == 6);
     for (i, native) in want.iter().enumerate() {
-        ensure!(step_at(&w, "stale-steps").await? == i);
-        let (state, drawn) = drawn_pool(&w).await?;
-        ensure!(
-            &state == native,
-            "step {i}: widget {state:?}, lab {native:?}"
-        );
-        ensure!(
-            &drawn == native,
-            "step {i}: drawn {drawn:?}, lab {native:?}"
-        );
+        shows_step(&w, "stale-steps", i, native).await?;
         if i == 4 {
             common::screenshot(&w, "stale-data-step-5").await?;
         }
@@ -310,8 +284,7 @@ async fn a_link_opens_a_state_and_hostile_links_get_messages() -> Result<()> {
     let w = widget(&b, "stale-data").await?;
     error_says(&w, "stale-error", "First renter's size: “<img src=x").await?;
     ensure!(w.find_all(By::Css("img")).await?.is_empty());
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// Steps the story to its end with the "last" button, brought to the middle of the window

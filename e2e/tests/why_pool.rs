@@ -4,8 +4,8 @@
 
 mod common;
 
-use anyhow::{Context, Result, anyhow, ensure};
-use common::{absent, error_says, no_error, predict, widget};
+use anyhow::{Result, anyhow, ensure};
+use common::{absent, explains_each, predict};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::why_pool::scenario::{break_even, run};
@@ -35,14 +35,8 @@ async fn predict_and_see(w: &WebElement) -> Result<String> {
 
 #[tokio::test]
 async fn widget_counts_like_the_lab() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "why-pool").await?;
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    eprintln!("values drawn with seed {seed}");
-    let mut rng = wasm_lab::quiz::Rng::new(seed);
+    let (b, w) = common::shared_widget(PAGE, "why-pool").await?;
+    let mut rng = common::fresh_rng("values");
     let mut cases = vec![(1_000, 128), (1, 128), (10, 128), (1_000_000, 128)];
     cases.push((1 + rng.below(50_000), 1 + rng.below(4_096)));
     for (i, (rounds, size)) in cases.into_iter().enumerate() {
@@ -93,49 +87,37 @@ async fn widget_counts_like_the_lab() -> Result<()> {
             "{rounds}×{size}: {verdict:?}"
         );
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn widget_explains_bad_input() -> Result<()> {
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
-    let w = widget(&b, "why-pool").await?;
-    for (id, typed, says, fix) in [
-        ("why-rounds", "-1", "is negative", "10"),
-        ("why-rounds", "5000000", "at most 1,000,000", "10"),
-        ("why-size", "1.5", "not a whole number", "128"),
-        ("why-size", "70000", "at most 65,536", "128"),
-        ("why-rounds", "", "type a whole number", "10"),
-    ] {
-        Browser::type_into(&w, id, typed).await?;
-        error_says(&w, "why-error", says)
-            .await
-            .with_context(|| format!("{id}={typed}"))?;
-        ensure!(
-            common::absent(&w, "why-fresh-bytes").await?,
-            "an old result is still shown"
-        );
-        Browser::type_into(&w, id, fix).await?;
-        no_error(&w, "why-error").await?;
-    }
+    let (b, w) = common::shared_widget(PAGE, "why-pool").await?;
+    explains_each(
+        &w,
+        "why-error",
+        "why-fresh-bytes",
+        &[
+            ("why-rounds", "-1", "is negative", "10"),
+            ("why-rounds", "5000000", "at most 1,000,000", "10"),
+            ("why-size", "1.5", "not a whole number", "128"),
+            ("why-size", "70000", "at most 65,536", "128"),
+            ("why-rounds", "", "type a whole number", "10"),
+        ],
+    )
+    .await?;
     predict_and_see(&w).await?;
     ensure!(bytes(&w, "why-fresh-bytes").await? == 1_280);
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 #[tokio::test]
 async fn cited_figures_come_from_the_data() -> Result<()> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data");
-    let data = mdbook_lab::Data::load(&root, std::env::var("LAB_MACHINE").ok().as_deref())?;
-    let b = e2e::session().await?;
-    b.open(PAGE).await?;
+    let data = e2e::book_data()?;
+    let b = e2e::session_on(PAGE).await?;
     let (figs, _claims) = e2e::check_figures(&b, &data).await?;
     ensure!(figs > 0, "the chapter cites no figure");
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }
 
 /// The drawing carries the table's numbers, at both widths: its title names the break-even round
@@ -145,8 +127,7 @@ async fn drawing_follows_the_counts() -> Result<()> {
     let b = e2e::session().await?;
     for width in [1280, 390] {
         e2e::screen::set_width(&b, width).await?;
-        b.open(PAGE).await?;
-        let w = widget(&b, "why-pool").await?;
+        let w = b.open_widget(PAGE, "why-pool").await?;
         ensure!(
             absent(&w, "why-drawing").await? && absent(&w, "why-fresh-bytes").await?,
             "{width}px: the outcome shows before the prediction"
@@ -188,6 +169,5 @@ async fn drawing_follows_the_counts() -> Result<()> {
         let overflow = e2e::screen::overflow(&b).await?;
         ensure!(overflow.is_empty(), "{width}px: {overflow:?}");
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -120,6 +120,12 @@ async fn tab_to(b: &Browser, id: &str) -> Result<WebElement> {
     bail!("Tab never reached {id}")
 }
 
+/// Tabs to the element `id` ([`tab_to`]) and types `keys` there, as a keyboard user does.
+async fn tab_and_type(b: &Browser, id: &str, keys: impl Into<TypingData>) -> Result<()> {
+    tab_to(b, id).await?.send_keys(keys).await?;
+    Ok(())
+}
+
 #[tokio::test]
 async fn every_control_works_from_the_keyboard() -> Result<()> {
     let b = Browser::start().await?;
@@ -176,20 +182,11 @@ async fn every_control_works_from_the_keyboard() -> Result<()> {
                 continue;
             }
             if answer.parse::<u64>().is_ok() {
-                tab_to(&b, &format!("{id}-value"))
-                    .await?
-                    .send_keys(answer)
-                    .await?;
+                tab_and_type(&b, &format!("{id}-value"), answer).await?;
             } else {
-                tab_to(&b, &format!("{id}-{answer}"))
-                    .await?
-                    .send_keys(Key::Space)
-                    .await?;
+                tab_and_type(&b, &format!("{id}-{answer}"), Key::Space).await?;
             }
-            tab_to(&b, &format!("{id}-run"))
-                .await?
-                .send_keys(Key::Enter)
-                .await?;
+            tab_and_type(&b, &format!("{id}-run"), Key::Enter).await?;
             Browser::find(&w, &format!("{slot}-verdict")).await?;
             // Focus moved to the story: → steps forward.
             let steps = format!("{slot}-steps");
@@ -201,15 +198,9 @@ async fn every_control_works_from_the_keyboard() -> Result<()> {
             active.send_keys(Key::Right).await?;
             ensure!(common::step_at(&w, &steps).await? == 1);
             for action in ["next", "prev", "last", "first", "play"] {
-                tab_to(&b, &format!("{steps}-{action}"))
-                    .await?
-                    .send_keys(Key::Enter)
-                    .await?;
+                tab_and_type(&b, &format!("{steps}-{action}"), Key::Enter).await?;
             }
-            tab_to(&b, &format!("{steps}-scrub"))
-                .await?
-                .send_keys(Key::Right)
-                .await?;
+            tab_and_type(&b, &format!("{steps}-scrub"), Key::Right).await?;
         }
         ensure!(
             w.find_all(By::Css("[data-testid=\"lab-failure\"]"))
@@ -228,13 +219,7 @@ async fn every_control_works_from_the_keyboard() -> Result<()> {
 async fn report_time_to_live_widgets() -> Result<()> {
     let b = Browser::start().await?;
     // The moment the loader marks the page live, in the page's own clock.
-    b.driver
-        .cdp()
-        .send_raw(
-            "Page.addScriptToEvaluateOnNewDocument",
-            serde_json::json!({ "source": "new MutationObserver((_, o) => { if (document.documentElement.hasAttribute('data-lab-ready')) { window.__labLive = performance.now(); o.disconnect(); } }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lab-ready'] });" }),
-        )
-        .await?;
+    b.before_every_page("new MutationObserver((_, o) => { if (document.documentElement.hasAttribute('data-lab-ready')) { window.__labLive = performance.now(); o.disconnect(); } }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lab-ready'] });").await?;
     for (page, name, _) in widget_pages()? {
         let start = Instant::now();
         b.open(&page).await?;
@@ -253,6 +238,5 @@ async fn report_time_to_live_widgets() -> Result<()> {
                 .await?;
         }
     }
-    b.assert_no_errors().await?;
-    b.quit().await
+    b.finish().await
 }

@@ -101,6 +101,22 @@ fn explain(request: u64, index: Option<u32>, length: u64) -> String {
     }
 }
 
+/// What a reader may type into the calculator that it cannot run, each with a phrase of the
+/// message the widget answers with: the wasm tests (`tests/web_widgets.rs`) and the browser tests
+/// (`e2e/tests/bucket_rounding.rs`) type the same ones. "size" comes last: typed into the field,
+/// its "s" must not open mdBook's search.
+pub const UNREADABLE_REQUESTS: &[(&str, &str)] = &[
+    ("", "type a whole number"),
+    ("-5", "cannot be negative"),
+    ("abc", "not a number"),
+    ("1e20", "larger than any .NET array"),
+    ("1.5", "not a whole number"),
+    ("24,41,64", "not one number"),
+    ("3000000000", "larger than any .NET array"),
+    ("99999999999", "larger than any .NET array"),
+    ("size", "not a number"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

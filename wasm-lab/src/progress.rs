@@ -275,19 +275,19 @@ mod tests {
         assert_eq!(p.to_json(), expected);
     }
 
+    /// A question answered wrong, then right: what both tests below expect to read back.
+    const TWO_TRIES_ONE_RIGHT: Tally = Tally {
+        attempts: 2,
+        correct: 1,
+        revealed: 0,
+    };
+
     #[test]
     fn counts_and_resets() {
         let mut p = Progress::default();
         p.record("q", "k", false);
         p.record("q", "k", true);
-        assert_eq!(
-            p.tally("q", "k"),
-            Tally {
-                attempts: 2,
-                correct: 1,
-                revealed: 0
-            }
-        );
+        assert_eq!(p.tally("q", "k"), TWO_TRIES_ONE_RIGHT);
         p.reveal("q", "k");
         assert_eq!(p.tally("q", "k").revealed, 1);
         let back = Progress::from_json(&p.to_json()).unwrap();
@@ -306,13 +306,6 @@ mod tests {
             "{\"version\":1,\"quizzes\":{\"q\":{\"k\":{\"attempts\":2,\"correct\":1}}}}",
         )
         .unwrap();
-        assert_eq!(
-            p.tally("q", "k"),
-            Tally {
-                attempts: 2,
-                correct: 1,
-                revealed: 0
-            }
-        );
+        assert_eq!(p.tally("q", "k"), TWO_TRIES_ONE_RIGHT);
     }
 }

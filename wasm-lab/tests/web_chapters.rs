@@ -20,21 +20,6 @@ fn choose(root: &Element, id: &str, value: &str) {
     select.dispatch_event(&event("change")).unwrap();
 }
 
-fn error_says(root: &Element, id: &str, says: &str) {
-    let e = by_id(root, id);
-    assert!(!e.has_attribute("hidden"), "{id}: error hidden");
-    let t = e.text_content().unwrap_or_default();
-    assert!(t.contains(says), "{id}: {t:?} does not say {says:?}");
-}
-
-fn no_error(root: &Element, id: &str) {
-    assert!(
-        by_id(root, id).has_attribute("hidden"),
-        "{}",
-        text(root, id)
-    );
-}
-
 #[wasm_bindgen_test]
 fn capacity_widget_runs_the_pool() {
     let w = mount(r#"<div data-lab-widget="capacity" data-initial="8/32/258/128"></div>"#);

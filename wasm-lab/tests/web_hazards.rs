@@ -21,10 +21,6 @@ fn see(root: &Element, predict_id: &str, steps: &str, answer: &str) {
     }
 }
 
-fn hidden(root: &Element, id: &str) -> bool {
-    by_id(root, id).has_attribute("hidden")
-}
-
 fn no_failure(root: &Element) {
     assert!(
         root.query_selector("[data-testid=\"lab-failure\"]")
@@ -111,12 +107,7 @@ fn stale_widget_explains_bad_input_and_recovers() {
         ("stale-line2", "x\\q", "not an escape"),
     ] {
         type_into(&w, id, typed);
-        assert!(!hidden(&w, "stale-error"), "{id}={typed}: no error");
-        assert!(
-            text(&w, "stale-error").contains(says),
-            "{id}={typed}: {}",
-            text(&w, "stale-error")
-        );
+        error_says(&w, "stale-error", says);
         assert!(
             absent(&w, "stale-leaked"),
             "{id}={typed}: stale result shown"
@@ -210,12 +201,7 @@ fn contract_widget_explains_bad_input() {
         ("mf-rounds", "mf-error", "1.5", "not a whole number"),
     ] {
         type_into(&w, id, typed);
-        assert!(!hidden(&w, error), "{id}={typed}: no error");
-        assert!(
-            text(&w, error).contains(says),
-            "{id}={typed}: {}",
-            text(&w, error)
-        );
+        error_says(&w, error, says);
         no_failure(&w);
         type_into(&w, id, "64");
         assert!(hidden(&w, error), "{id}: error stays after a fix");
@@ -287,12 +273,7 @@ fn why_widget_explains_bad_input() {
         ("why-size", "", "type a whole number"),
     ] {
         type_into(&w, id, typed);
-        assert!(!hidden(&w, "why-error"), "{id}={typed}: no error");
-        assert!(
-            text(&w, "why-error").contains(says),
-            "{id}={typed}: {}",
-            text(&w, "why-error")
-        );
+        error_says(&w, "why-error", says);
         assert!(absent(&w, "why-fresh-bytes"));
         no_failure(&w);
         type_into(&w, id, if id == "why-rounds" { "10" } else { "128" });

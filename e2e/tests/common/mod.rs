@@ -2,7 +2,7 @@
 //! quiz as a reader would (wrong, then right), graded against the lab computed natively here.
 #![allow(dead_code)]
 
-use anyhow::{Result, anyhow, ensure};
+use anyhow::{Context, Result, anyhow, ensure};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::quiz::Rng;
@@ -17,9 +17,14 @@ pub fn fresh_rng(what: &str) -> Rng {
 }
 
 pub async fn widget(b: &Browser, name: &str) -> Result<WebElement> {
-    Ok(b.driver
-        .find(By::Css(format!("[data-testid=\"widget-{name}\"]")))
-        .await?)
+    b.by_testid(&format!("widget-{name}")).await
+}
+
+/// The shared browser on a chapter's page, and the chapter's widget: how most chapter tests start.
+pub async fn shared_widget(page: &str, name: &str) -> Result<(e2e::Session, WebElement)> {
+    let b = e2e::session_on(page).await?;
+    let w = widget(&b, name).await?;
+    Ok((b, w))
 }
 
 pub use e2e::reader::click;
@@ -44,6 +49,44 @@ pub async fn error_says(root: &WebElement, id: &str, says: &str) -> Result<()> {
     );
     let t = e.text().await?;
     ensure!(t.contains(says), "{id}: {t:?} does not say {says:?}");
+    Ok(())
+}
+
+/// The element `id` under `root` shows a text containing `part`; the failure quotes what it shows.
+pub async fn text_says(root: &WebElement, id: &str, part: &str) -> Result<()> {
+    let t = Browser::text(root, id).await?;
+    ensure!(t.contains(part), "{id} shows {t:?}, not {part:?}");
+    Ok(())
+}
+
+/// What a widget does with a bad value: `error` says `says`, visibly, and the result `result` is
+/// withdrawn (an old result must not stand under a message about the new input).
+pub async fn explains(root: &WebElement, error: &str, says: &str, result: &str) -> Result<()> {
+    error_says(root, error, says).await?;
+    ensure!(
+        absent(root, result).await?,
+        "{error} says {says:?}, yet an old result is still shown ({result})"
+    );
+    Ok(())
+}
+
+/// Bad values typed as a reader types them, each then fixed: for every `(field, typed, says, fix)`,
+/// typing `typed` into `field` makes `error` say `says` and withdraws `result` ([`explains`]), and
+/// typing `fix` clears the message.
+pub async fn explains_each(
+    root: &WebElement,
+    error: &str,
+    result: &str,
+    cases: &[(&str, &str, &str, &str)],
+) -> Result<()> {
+    for &(field, typed, says, fix) in cases {
+        Browser::type_into(root, field, typed).await?;
+        explains(root, error, says, result)
+            .await
+            .with_context(|| format!("{field}={typed}"))?;
+        Browser::type_into(root, field, fix).await?;
+        no_error(root, error).await?;
+    }
     Ok(())
 }
 
@@ -82,6 +125,19 @@ pub async fn predict(root: &WebElement, id: &str, value: &str) -> Result<()> {
 pub async fn step_at(root: &WebElement, id: &str) -> Result<usize> {
     let s = Browser::find(root, id).await?;
     Ok(s.attr("data-at").await?.unwrap_or_default().parse()?)
+}
+
+/// The stepper `steps` stands at step `i`, and its pool, both the state line the widget wrote and
+/// the drawing ([`drawn_pool`]), is `native`: the lab's own run of the same step.
+pub async fn shows_step(root: &WebElement, steps: &str, i: usize, native: &str) -> Result<()> {
+    let at = step_at(root, steps).await?;
+    ensure!(at == i, "{steps} is at step {at}, not {i}");
+    let (state, drawn) = drawn_pool(root).await?;
+    ensure!(
+        state == native && drawn == native,
+        "step {i}: widget {state:?}, drawn {drawn:?}, lab {native:?}"
+    );
+    Ok(())
 }
 
 /// The pool as drawn: the state line the widget wrote, and the same line rebuilt from the

@@ -94,25 +94,22 @@ pub const CHAPTERS: &[Chapter] = &[
 /// Whether any chapter of this build has a view model. A module without one (`method`,
 /// `progress`) then iterates no chapter at all: the compiler sees the list empty and drops the
 /// widget layer, which a loop over nine `None`s left linked (40 KB of those modules).
-pub const ANY_VIEW: bool = {
-    let mut i = 0;
-    let mut any = false;
-    while i < CHAPTERS.len() {
-        any |= CHAPTERS[i].view.is_some();
-        i += 1;
-    }
-    any
-};
+pub const ANY_VIEW: bool = ANY.0;
 
 /// Whether any chapter of this build has its quiz (`progress` has none), as [`ANY_VIEW`].
-pub const ANY_QUIZ: bool = {
+pub const ANY_QUIZ: bool = ANY.1;
+
+/// Whether any chapter of this build has a view model, and whether any has its quiz: one walk
+/// over [`CHAPTERS`] at compile time (a `const` cannot call a closure to pick the field).
+const ANY: (bool, bool) = {
+    let (mut view, mut quiz) = (false, false);
     let mut i = 0;
-    let mut any = false;
     while i < CHAPTERS.len() {
-        any |= CHAPTERS[i].quiz.is_some();
+        view |= CHAPTERS[i].view.is_some();
+        quiz |= CHAPTERS[i].quiz.is_some();
         i += 1;
     }
-    any
+    (view, quiz)
 };
 
 /// The chapter called `name`.

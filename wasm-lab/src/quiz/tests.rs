@@ -8,6 +8,21 @@ fn gives_away(q: &Question, text: &str) -> bool {
     shown.len() >= 3 && !q.prompt.contains(&shown) && text.contains(&shown)
 }
 
+/// `per_kind` fresh questions of every kind of every quiz, drawn from `seed` on the sample page.
+pub(super) fn drawn(seed: u64, per_kind: usize) -> Vec<Question> {
+    let page = Page::sample();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for quiz in quizzes() {
+        for &kind in quiz.kinds {
+            for _ in 0..per_kind {
+                out.push(kind.pose(&mut rng, &page).unwrap());
+            }
+        }
+    }
+    out
+}
+
 /// Every kind of every quiz: the lab's answer is accepted; each mistake is rejected with its own
 /// hint that does not give the answer away; the second miss reveals it; parameters replay.
 #[test]
@@ -62,15 +77,10 @@ fn every_kind_grades_with_the_lab() {
 
 #[test]
 fn misconceptions_have_their_own_hints() {
-    let page = Page::sample();
-    let mut rng = Rng::new(3);
-    for quiz in quizzes() {
-        for &kind in quiz.kinds {
-            let q = kind.pose(&mut rng, &page).unwrap();
-            let hints: std::collections::BTreeSet<_> =
-                q.solution.mistakes.iter().map(|m| &m.hint).collect();
-            assert_eq!(hints.len(), q.solution.mistakes.len(), "{q:?}");
-        }
+    for q in drawn(3, 1) {
+        let hints: std::collections::BTreeSet<_> =
+            q.solution.mistakes.iter().map(|m| &m.hint).collect();
+        assert_eq!(hints.len(), q.solution.mistakes.len(), "{q:?}");
     }
 }
 
@@ -237,28 +247,16 @@ fn the_listing_matches_the_quizzes() {
 /// into every clause did ("the same just below the 128 KiB threshold", three times).
 #[test]
 fn revealed_answers_do_not_repeat_themselves() {
-    let page = Page::sample();
-    let mut rng = Rng::new(11);
-    for quiz in quizzes() {
-        for &kind in quiz.kinds {
-            for _ in 0..10 {
-                let q = kind.pose(&mut rng, &page).unwrap();
-                let text = Attempt::new(q.clone()).reveal().text;
-                let words: Vec<&str> = text.split_whitespace().collect();
-                let mut seen = std::collections::BTreeMap::new();
-                for w in words.windows(3) {
-                    if w.iter().all(|w| w.chars().any(char::is_alphabetic)) {
-                        *seen.entry(w.join(" ")).or_insert(0) += 1;
-                    }
-                }
-                let repeated: Vec<_> = seen.iter().filter(|&(_, &n)| n >= 3).collect();
-                assert!(
-                    repeated.is_empty(),
-                    "{}/{}: {repeated:?} in {text}",
-                    quiz.id,
-                    kind.name()
-                );
+    for q in drawn(11, 10) {
+        let text = Attempt::new(q.clone()).reveal().text;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut seen = std::collections::BTreeMap::new();
+        for w in words.windows(3) {
+            if w.iter().all(|w| w.chars().any(char::is_alphabetic)) {
+                *seen.entry(w.join(" ")).or_insert(0) += 1;
             }
         }
+        let repeated: Vec<_> = seen.iter().filter(|&(_, &n)| n >= 3).collect();
+        assert!(repeated.is_empty(), "{}: {repeated:?} in {text}", q.kind);
     }
 }

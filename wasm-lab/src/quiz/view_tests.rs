@@ -8,17 +8,7 @@ use super::*;
 
 /// Every question of every quiz, drawn a few times each (so every snippet and option set shows).
 fn drawn() -> Vec<Question> {
-    let page = Page::sample();
-    let mut rng = Rng::new(21);
-    let mut out = Vec::new();
-    for quiz in quizzes() {
-        for &kind in quiz.kinds {
-            for _ in 0..8 {
-                out.push(kind.pose(&mut rng, &page).unwrap());
-            }
-        }
-    }
-    out
+    super::tests::drawn(21, 8)
 }
 
 /// The start tags of `html` named `tag` (`<input …>`), whole.
@@ -164,8 +154,6 @@ fn every_kind_renders_live_and_printed() {
 
 #[test]
 fn the_form_follows_the_solution() {
-    let page = Page::sample();
-    let mut rng = Rng::new(2);
     for q in drawn() {
         assert_eq!(
             q.solution.numeric,
@@ -180,7 +168,7 @@ fn the_form_follows_the_solution() {
         .unwrap()
         .kind("does-it-compile")
         .unwrap()
-        .pose(&mut rng, &page)
+        .pose(&mut Rng::new(2), &Page::sample())
         .unwrap();
     assert_eq!(compile.solution.form, AnswerForm::Compiles);
     let s = Solution::compiles(false, "moved", "look at the move");

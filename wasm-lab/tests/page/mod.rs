@@ -110,3 +110,25 @@ pub fn press(root: &Element, id: &str, key: &str) -> bool {
         .unwrap();
     seen.get()
 }
+
+/// The widget shows its error element `id`, and it says `says`.
+pub fn error_says(root: &Element, id: &str, says: &str) {
+    let e = by_id(root, id);
+    assert!(!e.has_attribute("hidden"), "{id}: error hidden");
+    let t = e.text_content().unwrap_or_default();
+    assert!(t.contains(says), "{id}: {t:?} does not say {says:?}");
+}
+
+/// The widget shows no error in `id`.
+pub fn no_error(root: &Element, id: &str) {
+    assert!(
+        by_id(root, id).has_attribute("hidden"),
+        "{}",
+        text(root, id)
+    );
+}
+
+/// Whether the element `id` is hidden.
+pub fn hidden(root: &Element, id: &str) -> bool {
+    by_id(root, id).has_attribute("hidden")
+}

@@ -2,9 +2,15 @@ use super::*;
 use bench_data::Unit;
 
 fn file(id: &str, date: &str, figures: &str) -> RunFile {
+    run_file(id, date, 2, figures)
+}
+
+/// A data file of machine `id` ("Test CPU", `cores` logical cores) run at `date`, with `figures`
+/// (the inside of the JSON object, `"key":{…},…`); the chart tests build theirs with it too.
+pub(super) fn run_file(id: &str, date: &str, cores: u32, figures: &str) -> RunFile {
     let text = format!(
         r#"{{"schema_version":2,
-        "machine":{{"id":"{id}","cpu_model":"Test CPU","logical_cores":2,"memory_bytes":1073741824,
+        "machine":{{"id":"{id}","cpu_model":"Test CPU","logical_cores":{cores},"memory_bytes":1073741824,
                    "os":"Linux","kernel":"6.1","libc":"glibc 2.36"}},
         "run":{{"date":"{date}","rustc":"rustc 1.95.0","commit":"0123456789abcdef","allocator":"system",
                "mode":"full","load_before":[0.1,0.1,0.1],"load_after":[0.2,0.1,0.1],"duration_seconds":1.0}},

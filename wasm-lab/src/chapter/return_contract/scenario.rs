@@ -16,9 +16,9 @@
 
 use serde::Serialize;
 
-use crate::chapter::stale_data::scenario::lab_pool;
+use crate::chapter::stale_data::scenario::{lab_config, lab_pool};
 use bufpool::alloc_count::{self, AllocStats};
-use bufpool::pool::{Handle, Layout, PoolError, SharedConfig};
+use bufpool::pool::{Handle, HandlePool, Layout, PoolError};
 use lab_text::group_digits;
 use lab_text::{t, tf};
 
@@ -79,6 +79,19 @@ fn came_from(who: &str, before: &Layout<u64>, after: &Layout<u64>) -> String {
     }
 }
 
+/// `name = pool.Rent(64)` in the double return's story: the handle, with `name` added to the
+/// holders, and a sentence saying where the pool took the buffer from.
+fn rent_as(
+    pool: &HandlePool<u8>,
+    name: &'static str,
+    holders: &mut Vec<(&'static str, Option<u64>, bool)>,
+) -> Result<(Handle<u8>, String), PoolError> {
+    let before = pool.layout(BUCKET_64);
+    let h = pool.rent(64)?;
+    holders.push((name, Some(h.id()), false));
+    Ok((h, came_from(name, &before, &pool.layout(BUCKET_64))))
+}
+
 /// [`double_return`], with the pool recorded after every step.
 pub fn double_return_traced(
     value: u8,
@@ -96,14 +109,8 @@ pub fn double_return_traced(
             holders: holders.to_vec(),
         });
     };
-    let before = pool.layout(BUCKET_64);
-    let x = pool.rent(64)?;
-    holders.push(("x", Some(x.id()), false));
-    record(
-        "byte[] x = pool.Rent(64);",
-        came_from("x", &before, &pool.layout(BUCKET_64)),
-        &holders,
-    );
+    let (x, got) = rent_as(&pool, "x", &mut holders)?;
+    record("byte[] x = pool.Rent(64);", got, &holders);
     pool.return_handle(&x, false)?;
     holders[0].2 = true;
     record(
@@ -124,19 +131,10 @@ pub fn double_return_traced(
     } else {
         None
     };
-    let before = pool.layout(BUCKET_64);
-    let r1 = pool.rent(64)?;
-    holders.push(("r1", Some(r1.id()), false));
-    record(
-        "byte[] r1 = pool.Rent(64);",
-        came_from("r1", &before, &pool.layout(BUCKET_64)),
-        &holders,
-    );
-    let before = pool.layout(BUCKET_64);
-    let r2 = pool.rent(64)?;
-    holders.push(("r2", Some(r2.id()), false));
+    let (r1, got) = rent_as(&pool, "r1", &mut holders)?;
+    record("byte[] r1 = pool.Rent(64);", got, &holders);
+    let (r2, got) = rent_as(&pool, "r2", &mut holders)?;
     let same_buffer = r1.ptr_eq(&r2);
-    let got = came_from("r2", &before, &pool.layout(BUCKET_64));
     record(
         "byte[] r2 = pool.Rent(64);",
         if same_buffer {
@@ -262,11 +260,7 @@ pub struct Forgotten {
 pub fn forgotten_return(rounds: u64, with_finally: bool) -> Result<Forgotten, PoolError> {
     let rounds = rounds.min(MAX_ROUNDS);
     let pool = lab_pool::<u8>()?;
-    let stock = SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    }
-    .capacity_per_bucket();
+    let stock = lab_config().capacity_per_bucket();
     // Warm-up: hold the pool's full capacity at once, then return it all.
     let held = (0..stock)
         .map(|_| pool.rent(LINE_BUFFER))

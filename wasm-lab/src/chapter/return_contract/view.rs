@@ -7,13 +7,13 @@ use crate::chapter::return_contract::scenario::{
     DoubleReturn, Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced,
     foreign_return, forgotten_return, use_after_return,
 };
+use crate::chapter::stale_data::scenario::lab_config;
 use crate::input::{InputError, field_byte, field_number, field_size, parse_number};
 use crate::view::pool::{BucketView, Holder, Names, PoolView};
 use crate::view::{
     Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Slot, Step, Steps, View,
     Widget, pair, sentence,
 };
-use bufpool::pool::SharedConfig;
 use lab_text::f;
 use lab_text::group_digits;
 use lab_text::{n, t, tf};
@@ -230,11 +230,7 @@ fn outcome(r: &DoubleReturn, twice: bool, steps: Vec<Step>, inputs: &Inputs) -> 
 /// The double return's steps, the 64-byte bucket drawn after each.
 pub fn steps(snaps: &[Snap]) -> Vec<Step> {
     let mut names = Names::default();
-    let m = SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    }
-    .arrays_per_partition as u64;
+    let m = lab_config().arrays_per_partition as u64;
     snaps
         .iter()
         .map(|snap| Step {

@@ -20,7 +20,7 @@ use std::sync::{Arc, Weak};
 
 use serde::Serialize;
 
-use bufpool::pool::{HandlePool, Layout, PoolError, SharedConfig};
+use bufpool::pool::{Handle, HandlePool, Layout, PoolError, SharedConfig};
 use lab_text::group_digits;
 use lab_text::{t, tf};
 
@@ -192,12 +192,33 @@ impl From<PoolError> for ScenarioError {
     }
 }
 
-/// A fresh shared-engine handle pool that behaves the same natively and in wasm (one partition).
-pub fn lab_pool<T: bufpool::pool::Element>() -> Result<HandlePool<T>, PoolError> {
-    HandlePool::with_shared(SharedConfig {
+/// The shared pool's settings in the lab's stories: one partition, so that a story runs the same
+/// natively and in wasm whatever the machine's core count (the drawings and the quizzes count on
+/// it).
+pub fn lab_config() -> SharedConfig {
+    SharedConfig {
         partitions: 1,
         ..SharedConfig::default()
-    })
+    }
+}
+
+/// `Encoding.UTF8.GetBytes(line, buf)`: `line` written at the start of `buf`, or the error saying
+/// that `who`'s line does not fit the buffer the pool handed out.
+fn write_line(buf: &Handle<u8>, line: &[u8], who: &'static str) -> Result<(), ScenarioError> {
+    if line.len() > buf.len() {
+        return Err(ScenarioError::LineTooLong {
+            who,
+            line: line.len(),
+            length: buf.len(),
+        });
+    }
+    buf.write_slice(0, line)?;
+    Ok(())
+}
+
+/// A fresh shared-engine handle pool that behaves the same natively and in wasm ([`lab_config`]).
+pub fn lab_pool<T: bufpool::pool::Element>() -> Result<HandlePool<T>, PoolError> {
+    HandlePool::with_shared(lab_config())
 }
 
 /// The pool after one step of the story, for drawing it.
@@ -319,14 +340,7 @@ fn run_with(
         &in_play,
         written,
     )?;
-    if s.first.len() > a1.len() {
-        return Err(ScenarioError::LineTooLong {
-            who: FIRST,
-            line: s.first.len(),
-            length: a1.len(),
-        });
-    }
-    a1.write_slice(0, &s.first)?;
+    write_line(&a1, &s.first, FIRST)?;
     written[0] = s.first.len();
     steps.push(tf!("a1 ← {} bytes: {}", s.first.len(), visible(&s.first)));
     snap(
@@ -382,14 +396,7 @@ fn run_with(
         &in_play,
         written,
     )?;
-    if s.second.len() > a2.len() {
-        return Err(ScenarioError::LineTooLong {
-            who: NEXT,
-            line: s.second.len(),
-            length: a2.len(),
-        });
-    }
-    a2.write_slice(0, &s.second)?;
+    write_line(&a2, &s.second, NEXT)?;
     written[1] = s.second.len();
     steps.push(tf!("a2 ← {} bytes: {}", s.second.len(), visible(&s.second)));
     snap(

@@ -3,8 +3,8 @@
 //! predicts how many such bytes it reads.
 
 use crate::chapter::stale_data::scenario::{
-    MAX_READ, ORDER_LINE, Outcome, SECOND_LINE, Scenario, Snap, escape_line, parse_line,
-    run_traced, visible,
+    MAX_READ, ORDER_LINE, Outcome, SECOND_LINE, Scenario, Snap, escape_line, lab_config,
+    parse_line, run_traced, visible,
 };
 use crate::input::{InputError, field_number, field_size, parse_number};
 use crate::view::pool::{BucketView, BytesRow, Holder, Names, PoolView};
@@ -12,7 +12,6 @@ use crate::view::{
     Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Span, Spans, Step, Steps,
     View, Widget, pair,
 };
-use bufpool::pool::SharedConfig;
 use lab_text::f;
 use lab_text::group_digits;
 use lab_text::{n, t, tf, tp};
@@ -220,11 +219,7 @@ fn bytes(n: u64) -> String {
 /// The story's steps, each with the pool drawn after it.
 pub fn steps(snaps: &[Snap], s: &Scenario) -> Vec<Step> {
     let mut names = Names::default();
-    let m = SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    }
-    .arrays_per_partition as u64;
+    let m = lab_config().arrays_per_partition as u64;
     snaps
         .iter()
         .map(|snap| {

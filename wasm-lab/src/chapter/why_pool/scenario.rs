@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use bufpool::alloc_count::{self, AllocStats};
-use bufpool::pool::{PoolError, SharedConfig, SharedPool};
+use bufpool::pool::{PoolError, SharedPool};
 use lab_text::{group_digits, tf};
 
 /// The Thai article's buffer: one 128-byte buffer per order line.
@@ -139,10 +139,7 @@ pub fn run(rounds: u64, size: u64) -> Result<Rounds, PoolError> {
             }
         }
     };
-    let config = SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    };
+    let config = crate::chapter::stale_data::scenario::lab_config();
     let (pool, pool_setup) = match alloc_count::measure(|| SharedPool::<u8>::with_config(config)) {
         Ok((pool, stats)) => (pool?, Some(stats.into())),
         Err(_) => (SharedPool::with_config(config)?, None),

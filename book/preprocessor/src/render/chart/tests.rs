@@ -10,16 +10,7 @@ fn file(id: &str, date: &str, figures: &[(String, String)]) -> RunFile {
         .iter()
         .map(|(k, f)| format!("\"{k}\":{f}"))
         .collect();
-    let text = format!(
-        r#"{{"schema_version":2,
-        "machine":{{"id":"{id}","cpu_model":"Test CPU","logical_cores":4,"memory_bytes":1073741824,
-                   "os":"Linux","kernel":"6.1","libc":"glibc 2.36"}},
-        "run":{{"date":"{date}","rustc":"rustc 1.95.0","commit":"0123456789abcdef","allocator":"system",
-               "mode":"full","load_before":[0.1,0.1,0.1],"load_after":[0.2,0.1,0.1],"duration_seconds":1.0}},
-        "figures":{{{}}}}}"#,
-        figures.join(",")
-    );
-    RunFile::parse(&text).unwrap()
+    super::super::tests::run_file(id, date, 4, &figures.join(","))
 }
 
 fn ratio(value: f64, cv: f64, verdict: &str) -> String {
