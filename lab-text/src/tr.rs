@@ -15,7 +15,7 @@
 //!   words for what it can show, and no PO or JSON parser ships in the wasm.
 //!
 //! What the lab pays for this in every language, English too, is kept small on purpose (issue
-//! 24 allows a module 10 %): a message site is one call ([`get`], [`format`], [`plural`]) that
+//! 24 allows a module 10 %): a message site is one call ([`get`], [`format()`], [`plural`]) that
 //! hands back a `&'static str` ([`Msg`]), so no site carries drop code; the state is one `Copy`
 //! value behind one thread-local; the browser's `Intl` rules are plain functions.
 //!
