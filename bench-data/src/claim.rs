@@ -200,6 +200,11 @@ impl Claim {
                 }
             }),
         };
+        if expand_braces(keys).is_none() {
+            return Err(format!(
+                "`{keys}` names too many keys: its `{{a,b}}` groups may expand to at most {MAX_ALTERNATIVES}"
+            ));
+        }
         Ok(Claim {
             keys: keys.to_string(),
             op,
@@ -441,17 +446,32 @@ impl fmt::Display for Claim {
     }
 }
 
+/// At most this many alternatives a key pattern's `{a,b}` groups expand to (and at most
+/// [`MAX_EXPANSION_BYTES`] of text written expanding them); [`Claim::parse`] refuses a pattern
+/// past either. The groups multiply: `a{b,c}` twenty times over is a million keys, each matched
+/// against every figure (the `directive` fuzz target: 42 bytes of a chapter took seconds and
+/// gigabytes, exponentially more with each group).
+pub const MAX_ALTERNATIVES: usize = 1000;
+
+/// See [`MAX_ALTERNATIVES`].
+pub const MAX_EXPANSION_BYTES: usize = 1 << 20;
+
 /// The figures `pattern` names in `file`, in key order. A plain key (or `{a,b}` alternative)
 /// names itself even when missing, so the check reports it missing; `*` names whatever matches,
-/// possibly nothing.
+/// possibly nothing. A pattern past [`MAX_ALTERNATIVES`] (which [`Claim::parse`] refuses) names
+/// itself.
 pub fn matching_keys(pattern: &str, file: &RunFile) -> Vec<String> {
+    let Some(alternatives) = expand_braces(pattern) else {
+        return vec![pattern.to_string()];
+    };
     let mut out = Vec::new();
-    for alternative in expand_braces(pattern) {
+    for alternative in alternatives {
         if alternative.contains('*') {
+            let glob = Glob::new(&alternative);
             out.extend(
                 file.figures
                     .keys()
-                    .filter(|k| glob(alternative.as_bytes(), k.as_bytes()))
+                    .filter(|k| glob.matches(k.as_bytes()))
                     .cloned(),
             );
         } else {
@@ -463,41 +483,110 @@ pub fn matching_keys(pattern: &str, file: &RunFile) -> Vec<String> {
     out
 }
 
-/// `a.{b,c}.d` → `a.b.d`, `a.c.d` (nested groups are not needed and not supported).
-fn expand_braces(pattern: &str) -> Vec<String> {
+/// `a.{b,c}.d` → `a.b.d`, `a.c.d` (nested groups are not needed and not supported); `None` past
+/// [`MAX_ALTERNATIVES`] or [`MAX_EXPANSION_BYTES`].
+fn expand_braces(pattern: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut budget = MAX_EXPANSION_BYTES;
+    expand_into(pattern, &mut out, &mut budget).then_some(out)
+}
+
+/// Pushes `pattern`'s expansion onto `out`; `false` once past a limit.
+fn expand_into(pattern: &str, out: &mut Vec<String>, budget: &mut usize) -> bool {
     let (Some(open), Some(close)) = (pattern.find('{'), pattern.find('}')) else {
-        return vec![pattern.to_string()];
+        out.push(pattern.to_string());
+        return out.len() <= MAX_ALTERNATIVES;
     };
     if close < open {
-        return vec![pattern.to_string()];
+        out.push(pattern.to_string());
+        return out.len() <= MAX_ALTERNATIVES;
     }
     let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
-    pattern[open + 1..close]
-        .split(',')
-        .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
-        .collect()
+    for alt in pattern[open + 1..close].split(',') {
+        let next = format!("{head}{alt}{tail}");
+        let Some(left) = budget.checked_sub(next.len()) else {
+            return false;
+        };
+        *budget = left;
+        if !expand_into(&next, out, budget) {
+            return false;
+        }
+    }
+    true
 }
 
 /// `*` matches any run of characters other than `.`.
+#[cfg(test)]
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    Glob::new_bytes(pattern).matches(text)
+}
+
+/// A `*` pattern, ready to match many keys.
 ///
 /// In time proportional to pattern × text: the backtracking version took exponential time in
-/// the number of `*`s (the `directive` fuzz target hung on `{{#claim ****…x below 1}}`).
-fn glob(pattern: &[u8], text: &[u8]) -> bool {
-    // `can[j]`: the pattern so far matches `text[..j]`.
-    let mut can = vec![false; text.len() + 1];
-    can[0] = true;
-    for &c in pattern {
-        let mut next = vec![false; text.len() + 1];
-        for j in 0..=text.len() {
-            next[j] = if c == b'*' {
-                can[j] || (j > 0 && next[j - 1] && text[j - 1] != b'.')
-            } else {
-                j > 0 && can[j - 1] && text[j - 1] == c
-            };
-        }
-        can = next;
+/// the number of `*`s (the `directive` fuzz target hung on `{{#claim ****…x below 1}}`). A run
+/// of `*`s is one `*`, and a key whose dots or literal start and end differ from the pattern's
+/// is refused before that.
+struct Glob {
+    /// The pattern, runs of `*` as one.
+    pattern: Vec<u8>,
+    /// Its literal start (before the first `*`) and end (after the last).
+    prefix: usize,
+    suffix: usize,
+    /// Its `.`s: a `*` matches none, so a key matches only with as many.
+    dots: usize,
+    /// Its bytes other than `*`: a key matches only with at least as many.
+    literal: usize,
+}
+
+impl Glob {
+    fn new(pattern: &str) -> Glob {
+        Glob::new_bytes(pattern.as_bytes())
     }
-    can[text.len()]
+
+    fn new_bytes(pattern: &[u8]) -> Glob {
+        let mut p = Vec::with_capacity(pattern.len());
+        for &c in pattern {
+            if !(c == b'*' && p.last() == Some(&b'*')) {
+                p.push(c);
+            }
+        }
+        let prefix = p.iter().position(|&c| c == b'*').unwrap_or(p.len());
+        let suffix = p.iter().rev().position(|&c| c == b'*').unwrap_or(p.len());
+        Glob {
+            prefix,
+            suffix,
+            dots: p.iter().filter(|&&c| c == b'.').count(),
+            literal: p.iter().filter(|&&c| c != b'*').count(),
+            pattern: p,
+        }
+    }
+
+    fn matches(&self, text: &[u8]) -> bool {
+        let p = &self.pattern;
+        if text.len() < self.literal
+            || !text.starts_with(&p[..self.prefix])
+            || !text.ends_with(&p[p.len() - self.suffix..])
+            || text.iter().filter(|&&c| c == b'.').count() != self.dots
+        {
+            return false;
+        }
+        // `can[j]`: the pattern so far matches `text[..j]`.
+        let mut can = vec![false; text.len() + 1];
+        let mut next = vec![false; text.len() + 1];
+        can[0] = true;
+        for &c in p {
+            for j in 0..=text.len() {
+                next[j] = if c == b'*' {
+                    can[j] || (j > 0 && next[j - 1] && text[j - 1] != b'.')
+                } else {
+                    j > 0 && can[j - 1] && text[j - 1] == c
+                };
+            }
+            std::mem::swap(&mut can, &mut next);
+        }
+        can[text.len()]
+    }
 }
 
 /// What a ratio's interval says against a reference (1 for "the same").

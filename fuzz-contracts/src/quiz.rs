@@ -1,8 +1,13 @@
 //! Each quiz kind's answer check, fed any answers.
 
+use std::sync::LazyLock;
+
 use wasm_lab::quiz::{Attempt, Page, Quiz, Record, Rng, State, Tone, quizzes};
 
 use crate::text;
+
+/// The page data the quizzes draw from (`Page::sample`: every quiz's figures), made once.
+static PAGE: LazyLock<Page> = LazyLock::new(Page::sample);
 
 /// The first byte picks a quiz, the second one of its kinds, the next eight seed the draw; the
 /// rest is the reader's answers, separated by NUL. The lab's own answer is accepted; the answer
@@ -17,15 +22,15 @@ pub fn quiz(data: &[u8]) {
     let (seed, answers) = seed.split_at(seed.len().min(8));
     let mut bytes = [0u8; 8];
     bytes[..seed.len()].copy_from_slice(seed);
-    let page = Page::sample();
+    let page = &*PAGE;
     let question = kind
-        .pose(&mut Rng::new(u64::from_le_bytes(bytes)), &page)
+        .pose(&mut Rng::new(u64::from_le_bytes(bytes)), page)
         .unwrap_or_else(|e| panic!("{}/{}: {e}", quiz.id, kind.name()));
     assert!(question.accepts(&question.right_answer()), "{question:?}");
     assert!(!question.accepts(&question.wrong_answer()), "{question:?}");
 
     let replayed = kind
-        .replay(&question.params, &page)
+        .replay(&question.params, page)
         .unwrap_or_else(|e| panic!("{question:?}: {e}"));
     assert_eq!(replayed.solution, question.solution, "{question:?}");
     assert_eq!(replayed.prompt, question.prompt, "{question:?}");

@@ -245,6 +245,74 @@ fn many_stars_match_quickly() {
     assert!(glob(b"a*b*c", b"axxbyyc") && !glob(b"a*c", b"a.c") && glob(b"*", b""));
 }
 
+/// `{a,b}` groups multiply: twenty of them are a million keys, each matched against every
+/// figure; the pattern is refused past `MAX_ALTERNATIVES` (found by fuzzing: 42 bytes of a
+/// chapter took seconds and gigabytes).
+#[test]
+fn too_many_alternatives_are_refused() {
+    let digits = "{0,1,2,3,4,5,6,7,8,9}";
+    let three = format!("c.x{}", digits.repeat(3));
+    assert_eq!(
+        expand_braces(&three).map(|a| a.len()),
+        Some(MAX_ALTERNATIVES)
+    );
+    assert!(Claim::parse_text(&format!("{three} < 1")).is_ok());
+    let four = format!("c.x{}", digits.repeat(4));
+    assert_eq!(expand_braces(&four), None);
+    let e = Claim::parse_text(&format!("{four} < 1")).unwrap_err();
+    assert!(e.contains("too many keys") && e.contains(&four), "{e}");
+    let many = format!("a{}", "{b,c}".repeat(40));
+    assert!(Claim::parse_text(&format!("{many} below 1")).is_err());
+    assert_eq!(matching_keys(&many, &file()), vec![many.clone()]);
+    // A long chain of single alternatives is text to write, not keys: bounded too.
+    let chain = "{x}".repeat(2000);
+    assert!(Claim::parse_text(&format!("{chain} citable")).is_err());
+    // The book's patterns.
+    let ok = "rent_return.{16,1024,4096,16384,81920,1048576}.handle_checked_vs_handle";
+    assert_eq!(expand_braces(ok).map(|a| a.len()), Some(6));
+}
+
+/// The quick refusals (dots, literal start and end, length) and the merged `*`s change no
+/// answer: the same as a plain backtracking match on every short pattern and key.
+#[test]
+fn glob_is_the_plain_match() {
+    fn plain(p: &[u8], t: &[u8]) -> bool {
+        match p.split_first() {
+            None => t.is_empty(),
+            Some((b'*', rest)) => (0..=t.len())
+                .take_while(|&i| i == 0 || t[i - 1] != b'.')
+                .any(|i| plain(rest, &t[i..])),
+            Some((c, rest)) => t.first() == Some(c) && plain(rest, &t[1..]),
+        }
+    }
+    fn all(alphabet: &[u8], n: usize) -> Vec<Vec<u8>> {
+        let mut out = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..n {
+            last = last
+                .iter()
+                .flat_map(|w: &Vec<u8>| {
+                    alphabet.iter().map(move |&c| [w.as_slice(), &[c]].concat())
+                })
+                .collect();
+            out.extend(last.clone());
+        }
+        out
+    }
+    let texts = all(b"ab.", 5);
+    for p in all(b"a.*", 5) {
+        for t in &texts {
+            assert_eq!(
+                glob(&p, t),
+                plain(&p, t),
+                "{:?} on {:?}",
+                String::from_utf8_lossy(&p),
+                String::from_utf8_lossy(t)
+            );
+        }
+    }
+}
+
 /// The band of practical equivalence: a measurable difference inside ±5 % reads "the same for
 /// practice", and the interval is still shown.
 #[test]
