@@ -216,7 +216,12 @@ async fn translated_pages_fit_a_phone_and_thai_has_its_font() -> Result<()> {
     let b = Browser::start().await?;
     let mut problems = Vec::new();
     for lang in LANGUAGES {
-        for page in ["bucket-rounding.html", "stale-data.html", "capacity.html"] {
+        for page in [
+            "bucket-rounding.html",
+            "stale-data.html",
+            "capacity.html",
+            "cliff.html",
+        ] {
             let path = format!("{lang}/{page}");
             for width in [1280, 390] {
                 e2e::screen::set_width(&b, width).await?;
@@ -232,6 +237,43 @@ async fn translated_pages_fit_a_phone_and_thai_has_its_font() -> Result<()> {
                         let stem = page.trim_end_matches(".html");
                         e2e::screen::screenshot(&b, &format!("{lang}-{stem}-{width}-{theme}"))
                             .await?;
+                        // The first figure's popover (its gate note) and the first chart (its
+                        // axes), where the page has them.
+                        let opened: bool = b
+                            .driver
+                            .execute(
+                                r#"const f = document.querySelector("main .lab-fig");
+                                   if (!f) return false;
+                                   f.scrollIntoView({block: "center"}); f.click(); return true;"#,
+                                vec![],
+                            )
+                            .await?
+                            .convert()?;
+                        if opened {
+                            e2e::screen::screenshot(
+                                &b,
+                                &format!("{lang}-{stem}-{width}-{theme}-figure"),
+                            )
+                            .await?;
+                            b.driver.execute("document.body.click();", vec![]).await?;
+                        }
+                        let chart: bool = b
+                            .driver
+                            .execute(
+                                r#"const c = document.querySelector("main .lab-chart");
+                                   if (!c) return false;
+                                   c.scrollIntoView({block: "start"}); return true;"#,
+                                vec![],
+                            )
+                            .await?
+                            .convert()?;
+                        if chart {
+                            e2e::screen::screenshot(
+                                &b,
+                                &format!("{lang}-{stem}-{width}-{theme}-chart"),
+                            )
+                            .await?;
+                        }
                     }
                 }
             }

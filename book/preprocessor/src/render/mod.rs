@@ -197,13 +197,20 @@ fn provenance(data: &Data) -> Result<String, String> {
 fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
     let files = data.files();
     data.primary()?;
-    let mut html = String::from("\n\n<table class=\"lab-fig-table\"><thead><tr><th>figure</th>");
+    let mut html = format!(
+        "\n\n<table class=\"lab-fig-table\"><thead><tr><th>{}</th>",
+        lab_text::t!("figure")
+    );
     for file in files {
         html.push_str(&format!(
-            "<th>{} <small>({} cores, {})</small></th>",
+            "<th>{} <small>({})</small></th>",
             escape(&file.label()),
-            file.machine.logical_cores,
-            date(file)
+            lab_text::tp!(
+                u64::from(file.machine.logical_cores),
+                "{} core, {}",
+                "{} cores, {}",
+                date(file)
+            )
         ));
     }
     html.push_str("</tr></thead><tbody>");
@@ -222,7 +229,7 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
         for file in files {
             match file.figures.get(*key) {
                 Some(f) => html.push_str(&format!("<td>{}</td>", cell(key, f, file, data))),
-                None => html.push_str("<td>not measured</td>"),
+                None => html.push_str(&format!("<td>{}</td>", lab_text::t!("not measured"))),
             }
         }
         html.push_str("</tr>");
