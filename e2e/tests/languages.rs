@@ -237,42 +237,28 @@ async fn translated_pages_fit_a_phone_and_thai_has_its_font() -> Result<()> {
                         let stem = page.trim_end_matches(".html");
                         e2e::screen::screenshot(&b, &format!("{lang}-{stem}-{width}-{theme}"))
                             .await?;
-                        // The first figure's popover (its gate note) and the first chart (its
-                        // axes), where the page has them.
-                        let opened: bool = b
-                            .driver
-                            .execute(
-                                r#"const f = document.querySelector("main .lab-fig");
-                                   if (!f) return false;
-                                   f.scrollIntoView({block: "center"}); f.click(); return true;"#,
-                                vec![],
-                            )
-                            .await?
-                            .convert()?;
-                        if opened {
-                            e2e::screen::screenshot(
-                                &b,
-                                &format!("{lang}-{stem}-{width}-{theme}-figure"),
-                            )
-                            .await?;
-                            b.driver.execute("document.body.click();", vec![]).await?;
-                        }
-                        let chart: bool = b
-                            .driver
-                            .execute(
-                                r#"const c = document.querySelector("main .lab-chart");
-                                   if (!c) return false;
-                                   c.scrollIntoView({block: "start"}); return true;"#,
-                                vec![],
-                            )
-                            .await?
-                            .convert()?;
-                        if chart {
-                            e2e::screen::screenshot(
-                                &b,
-                                &format!("{lang}-{stem}-{width}-{theme}-chart"),
-                            )
-                            .await?;
+                        // The first figure's popover (its gate note, opened) and the first
+                        // chart (its axes), where the page has them.
+                        for (shot, selector, open) in
+                            [("figure", ".lab-fig", true), ("chart", ".lab-chart", false)]
+                        {
+                            let found: bool = b
+                                .driver
+                                .execute(
+                                    r#"const e = document.querySelector("main " + arguments[0]);
+                                       if (!e) return false;
+                                       e.scrollIntoView({block: "center"});
+                                       if (arguments[1]) e.click();
+                                       return true;"#,
+                                    vec![serde_json::json!(selector), serde_json::json!(open)],
+                                )
+                                .await?
+                                .convert()?;
+                            if found {
+                                let name = format!("{lang}-{stem}-{width}-{theme}-{shot}");
+                                e2e::screen::screenshot(&b, &name).await?;
+                                b.driver.execute("document.body.click();", vec![]).await?;
+                            }
                         }
                     }
                 }

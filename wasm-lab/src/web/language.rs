@@ -16,7 +16,7 @@ pub fn set_language(code: &str, strings: &str) -> Result<(), JsError> {
     }
     lab_text::tr::set_language(code);
     lab_text::tr::install_file(strings);
-    lab_text::tr::set_rules(rules(code));
+    lab_text::tr::set_rules(Some(rules(code)));
     Ok(())
 }
 
@@ -29,15 +29,15 @@ thread_local! {
 /// The browser's `Intl.NumberFormat` and `Intl.PluralRules` for `code`, as the lab's rules. Only
 /// whole numbers go through them (the lab formats its decimals itself), so the default options
 /// serve.
-fn rules(code: &str) -> Option<lab_text::tr::Rules> {
+fn rules(code: &str) -> lab_text::tr::Rules {
     let locales = Array::of1(&JsValue::from_str(code));
     let number = Intl::NumberFormat::new(&locales, &Object::new());
     let plural = Intl::PluralRules::new(&locales, &Object::new());
     INTL.with(|i| *i.borrow_mut() = Some((number, plural)));
-    Some(lab_text::tr::Rules {
+    lab_text::tr::Rules {
         group: group_by_intl,
         plural: plural_by_intl,
-    })
+    }
 }
 
 fn group_by_intl(n: u64) -> String {

@@ -399,21 +399,23 @@ pub fn write_strings(root: &Path, wasm: &Path) -> Result<Vec<(&'static str, u64)
     let titles: Vec<String> = wasm_lab::quiz::quizzes()
         .map(|q| q.title.to_string())
         .collect();
-    // A strings file of an earlier layout (or language) must not linger and be served.
+    // Each module's shipped code, read once: the messages it can show (`strings`). And a strings
+    // file of an earlier layout (or language) must not linger and be served.
     let names: Vec<String> = lab_text::lang::translated()
         .map(|l| format!("strings.{}.txt", l.code))
         .collect();
+    let mut modules = Vec::new();
     for module in wasm_lab::modules() {
-        for entry in std::fs::read_dir(wasm.join(module))
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
+        let dir = wasm.join(module);
+        for entry in std::fs::read_dir(&dir)?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if name.starts_with("strings.") && !names.contains(&name) {
                 std::fs::remove_file(entry.path())?;
             }
         }
+        let code = dir.join("wasm_lab_bg.wasm");
+        let code = std::fs::read(&code).with_context(|| format!("{}", code.display()))?;
+        modules.push((module, dir, code));
     }
     let mut sizes = Vec::new();
     for language in lab_text::lang::translated() {
@@ -424,12 +426,8 @@ pub fn write_strings(root: &Path, wasm: &Path) -> Result<Vec<(&'static str, u64)
             Catalog::new(polib::metadata::CatalogMetadata::new())
         };
         let mut largest = 0;
-        for module in wasm_lab::modules() {
-            let dir = wasm.join(module);
-            std::fs::create_dir_all(&dir)?;
-            let code = dir.join("wasm_lab_bg.wasm");
-            let code = std::fs::read(&code).with_context(|| format!("{}", code.display()))?;
-            let text = strings(&found, &catalog, module, &code, &titles)?;
+        for (module, dir, code) in &modules {
+            let text = strings(&found, &catalog, module, code, &titles)?;
             largest = largest.max(text.len() as u64);
             let file = dir.join(format!("strings.{}.txt", language.code));
             std::fs::write(&file, text).with_context(|| format!("{}", file.display()))?;
