@@ -125,13 +125,16 @@ pub enum Bound {
     Figure(String),
 }
 
-/// One claim: `KEY OP [VALUE]`.
+/// One claim: `KEY OP [VALUE] [on=RUNTIME]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
     /// A key, or a pattern naming several (`*`, `{a,b}`).
     pub keys: String,
     pub op: Op,
     pub bound: Option<Bound>,
+    /// The runtime whose data decides it (`on=wasm32`): that runtime's file of the primary's
+    /// machine ([`Claim::file`]). `None`: the primary file itself.
+    pub runtime: Option<String>,
 }
 
 /// What a claim's check found on one machine.
@@ -173,12 +176,13 @@ impl Claim {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let (keys, op, bound) = match words {
+        let (runtime, words) = runtime_option(words)?;
+        let (keys, op, bound) = match words.as_slice() {
             [keys, op] => (keys, op, None),
             [keys, op, bound] => (keys, op, Some(*bound)),
             _ => {
                 return Err(
-                    "a claim is `KEY OP VALUE`, `KEY citable` or `KEY less|more|same`".into(),
+                    "a claim is `KEY OP VALUE`, `KEY citable` or `KEY less|more|same`, and may end with `on=RUNTIME`".into(),
                 );
             }
         };
@@ -209,7 +213,43 @@ impl Claim {
             keys: keys.to_string(),
             op,
             bound,
+            runtime: runtime.map(str::to_string),
         })
+    }
+
+    /// The same claim, decided by `runtime`'s data (`None`: the primary file's).
+    pub fn on(mut self, runtime: Option<&str>) -> Claim {
+        self.runtime = runtime.map(str::to_string);
+        self
+    }
+
+    /// The file that decides this claim, among `files`, when `primary` is the book's primary
+    /// file: the primary itself, or the file of the claim's runtime measured on the primary's
+    /// machine (`None` when that machine has no such file).
+    pub fn file<'a>(&self, primary: &'a RunFile, files: &'a [RunFile]) -> Option<&'a RunFile> {
+        match &self.runtime {
+            None => Some(primary),
+            Some(r) if primary.run.runtime == *r => Some(primary),
+            Some(r) => files
+                .iter()
+                .find(|f| f.machine.id == primary.machine.id && f.run.runtime == *r),
+        }
+    }
+
+    /// [`Claim::check`] on [`Claim::file`]; a machine without the claim's runtime is
+    /// [`Mark::Missing`].
+    pub fn check_among(&self, primary: &RunFile, files: &[RunFile]) -> Result<Check, String> {
+        match self.file(primary, files) {
+            Some(f) => self.check(f),
+            None => Ok(Check {
+                mark: Mark::Missing,
+                shows: format!(
+                    "no {} data of {}",
+                    self.runtime.as_deref().unwrap_or("?"),
+                    primary.machine.id
+                ),
+            }),
+        }
     }
 
     /// Parses a claim written out as by [`Claim`]'s `Display` (`a.b below 1`).
@@ -442,6 +482,9 @@ impl fmt::Display for Claim {
         if self.bound.is_some() {
             write!(f, " {}", self.bound_text())?;
         }
+        if let Some(r) = &self.runtime {
+            write!(f, " on={r}")?;
+        }
         Ok(())
     }
 }
@@ -634,8 +677,34 @@ impl Direction {
             keys: key.to_string(),
             op: Op::Is(want),
             bound: None,
+            runtime: None,
         }
     }
+}
+
+/// Takes a directive's `on=RUNTIME` word out of `words` (a runtime name is lower-case letters,
+/// digits, `_` and `-`); at most one.
+pub fn runtime_option<'a>(words: &[&'a str]) -> Result<(Option<&'a str>, Vec<&'a str>), String> {
+    let mut runtime = None;
+    let mut rest = Vec::with_capacity(words.len());
+    for &w in words {
+        match w.strip_prefix("on=") {
+            Some(r) => {
+                let ok = !r.is_empty()
+                    && r.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-'
+                    });
+                if !ok {
+                    return Err(format!("`{w}`: a runtime is named like `on=wasm32`"));
+                }
+                if runtime.replace(r).is_some() {
+                    return Err("a claim names one runtime (`on=` twice)".into());
+                }
+            }
+            None => rest.push(w),
+        }
+    }
+    Ok((runtime, rest))
 }
 
 /// The verdict rule: where the figure's 95 % interval and its median lie against `reference`

@@ -7,7 +7,8 @@
 //! machine is measured again.
 //!
 //! What is hashed ([`INPUTS`]): the sources of the code the bench times (`bufpool/`, and the
-//! bench itself, `native-bench/` and `wasm-bench/`, whose loops are part of every figure), the
+//! bench itself, `native-bench/`, `wasm-bench/` and their paired rounds `bench-paired/`, whose
+//! loops are part of every figure), the
 //! build settings (the workspace manifest's `[profile.*]` sections, `rust-toolchain.toml`,
 //! `.cargo/config.toml`) and, from `Cargo.lock`, the exact versions of every package the bench
 //! builds with (its dependency closure, not the whole lock: a dependency of the end-to-end tests
@@ -29,6 +30,8 @@ use std::path::{Path, PathBuf};
 pub const INPUTS: &[&str] = &[
     "bufpool/Cargo.toml",
     "bufpool/src",
+    "bench-paired/Cargo.toml",
+    "bench-paired/src",
     "native-bench/Cargo.toml",
     "native-bench/build.rs",
     "native-bench/src",

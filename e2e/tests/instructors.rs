@@ -46,7 +46,7 @@ async fn the_report_gives_every_claim_its_mark_on_every_machine() -> Result<()> 
         ensure!(*code == site.claim.to_string(), "{code} ≠ {}", site.claim);
         ensure!(marks.len() == data.files().len());
         for (shown, file) in marks.iter().zip(data.files()) {
-            let want = site.check(file).mark.symbol();
+            let want = site.check(file, data.files()).mark.symbol();
             ensure!(
                 shown == want,
                 "{} on {}: page {shown}, data {want}",

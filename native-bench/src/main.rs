@@ -20,6 +20,7 @@ mod probes;
 mod report;
 mod stats;
 mod suites;
+mod wasm32;
 mod wasm_code;
 mod words;
 
@@ -97,6 +98,21 @@ enum Command {
         #[arg(long)]
         no_instructions: bool,
     },
+    /// Times the browser's bench (wasm-bench bound for the web into DIR) in headless Chromium and
+    /// writes OUT/MACHINE-ID.wasm32.json.
+    Wasm32 {
+        /// The folder with wasm_bench.js and wasm_bench_bg.wasm.
+        dir: PathBuf,
+        #[arg(long)]
+        quick: bool,
+        #[arg(long, default_value = "book/data")]
+        out: PathBuf,
+        #[arg(long)]
+        machine_id: Option<String>,
+        /// Fresh browser processes, one per repetition (default: 3 for a full run, 1 for --quick).
+        #[arg(long)]
+        repetitions: Option<u32>,
+    },
     /// Prints what the lab computes, as a table or JSON.
     Report {
         #[command(subcommand)]
@@ -133,6 +149,17 @@ fn main() -> Result<()> {
             repetitions.unwrap_or(if quick { 1 } else { 3 }).max(1),
             !no_instructions,
         ),
+        Command::Wasm32 {
+            dir,
+            quick,
+            out,
+            machine_id,
+            repetitions,
+        } => {
+            let mode = if quick { Mode::Quick } else { Mode::Full };
+            let reps = repetitions.unwrap_or(if quick { 1 } else { 3 }).max(1);
+            wasm32::run(&dir, mode, &out, machine_id.as_deref(), reps).map(drop)
+        }
         Command::Icount { key, iters } => icount::child(&key, iters),
         Command::Report { report, json } => report::print(&report, json),
         Command::Child { probe, args } => probes::child(&probe, &args),

@@ -104,7 +104,7 @@ impl Session {
     }
 
     /// Starts a progress line for one paired group; [`Session::compare`] completes it.
-    fn begin_step(&mut self, what: &str) {
+    pub(crate) fn begin_step(&mut self, what: &str) {
         let p = &mut self.progress;
         p.step += 1;
         eprint!(
@@ -148,18 +148,35 @@ impl Session {
             group.members.len()
         ));
         let samples = paired::measure(&mut group, plan);
+        let members = group
+            .members
+            .iter()
+            .zip(samples)
+            .map(|(m, xs)| (m.key.clone(), m.title.clone(), xs))
+            .collect();
+        self.record_group(&group.name, members)
+    }
+
+    /// Records one paired group's samples, measured here or elsewhere (the browser's bench,
+    /// `crate::wasm32`): per member its key, title and per-round ns, in round order. Each becomes
+    /// a figure; [`Session::ratio_of`] then pairs their rounds.
+    pub fn record_group(
+        &mut self,
+        name: &str,
+        members: Vec<(String, String, Vec<f64>)>,
+    ) -> Result<()> {
         self.groups += 1;
         let mut line = Vec::new();
-        for (m, xs) in group.members.iter().zip(samples) {
+        for (key, title, xs) in members {
+            check_key(&key)?;
             let stats = crate::stats::summarize(&xs)
-                .with_context(|| format!("no usable samples for {}", m.key))?;
-            self.record(&m.key, &m.title, Unit::Nanoseconds, stats);
-            let short = m
-                .key
-                .strip_prefix(&group.name)
-                .map_or(&*m.key, |k| k.trim_start_matches('.'));
+                .with_context(|| format!("no usable samples for {key}"))?;
+            self.record(&key, &title, Unit::Nanoseconds, stats);
+            let short = key
+                .strip_prefix(name)
+                .map_or(&*key, |k| k.trim_start_matches('.'));
             line.push(format!("{short} {}", describe(&stats)));
-            self.paired.insert(m.key.clone(), (self.groups, xs));
+            self.paired.insert(key.clone(), (self.groups, xs));
         }
         eprintln!("{}", line.join("; "));
         Ok(())

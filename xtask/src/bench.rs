@@ -7,13 +7,16 @@
 //! the others run the suites where the allocator matters and write
 //! `book/data/<machine-id>.<runtime>.json`. A full run repeats the whole run three times (each
 //! figure keeps every repetition) and counts the instructions of the hot loops under callgrind.
+//! Last, the `wasm32` runtime: `wasm-bench` built as the lab is for readers, timed in headless
+//! Chromium by `native-bench wasm32` (three fresh browser processes in a full run), written as
+//! `book/data/<machine-id>.wasm32.json`.
 //! Progress (`[suite i/n] name: j/k`) goes to stderr as it runs.
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result, bail};
 
-use crate::{cmd, site};
+use crate::{cmd, site, tools};
 
 /// The runtimes, as (name, cargo features of native-bench).
 pub const RUNTIMES: &[(&str, Option<&str>)] = &[
@@ -22,18 +25,83 @@ pub const RUNTIMES: &[(&str, Option<&str>)] = &[
     ("jemalloc", Some("alloc-jemalloc")),
 ];
 
-pub fn bench(root: &Path, quick: bool, out: Option<&str>) -> Result<()> {
+/// What `cargo xtask bench` was asked to do.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Args<'a> {
+    pub quick: bool,
+    pub out: Option<&'a str>,
+    /// One runtime only (a name of [`RUNTIMES`] or `wasm32`).
+    pub runtime: Option<&'a str>,
+}
+
+impl<'a> Args<'a> {
+    pub fn parse(args: &[&'a str]) -> Result<Args<'a>> {
+        let mut a = Args::default();
+        let mut rest = args.iter();
+        while let Some(&arg) = rest.next() {
+            match arg {
+                "--quick" => a.quick = true,
+                "--out" => a.out = Some(rest.next().copied().context("--out needs a folder")?),
+                "--runtime" => {
+                    let r = rest.next().copied().context("--runtime needs a name")?;
+                    if r != WASM32 && !RUNTIMES.iter().any(|(n, _)| *n == r) {
+                        bail!(
+                            "no runtime {r:?}: the runtimes are {}, {WASM32}",
+                            RUNTIMES
+                                .iter()
+                                .map(|(n, _)| *n)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        );
+                    }
+                    a.runtime = Some(r);
+                }
+                _ => bail!("bench: unknown argument {arg:?} (see `cargo xtask help`)"),
+            }
+        }
+        Ok(a)
+    }
+}
+
+/// The browser's runtime (`native-bench wasm32`).
+pub const WASM32: &str = "wasm32";
+
+pub fn bench(root: &Path, a: &Args<'_>) -> Result<()> {
+    let (quick, out) = (a.quick, a.out);
+    let wanted = |r: &str| a.runtime.is_none_or(|w| w == r);
     let started = std::time::Instant::now();
     // The same build as `site.rs` makes, so the sizes are those of the module readers get. Always
     // run (a no-op when up to date): a stale artifact would report an older pool's code size.
     site::build_wasm(root)?;
-    for (runtime, feature) in RUNTIMES {
+    for (runtime, feature) in RUNTIMES.iter().filter(|(r, _)| wanted(r)) {
         site::step(&format!("running the bench: {runtime}"));
         let mut args = vec!["run", "--release", "--package", "native-bench"];
         if let Some(feature) = feature {
             args.extend(["--features", feature]);
         }
         args.extend(["--", "run"]);
+        if quick {
+            args.push("--quick");
+        }
+        if let Some(out) = out {
+            args.extend(["--out", out]);
+        }
+        cmd::cargo(&args).run()?;
+    }
+    if wanted(WASM32) {
+        site::step("running the bench: wasm32 (headless Chromium)");
+        tools::chromium()?;
+        let dir = build_wasm_bench(root)?;
+        let dir = dir.to_string_lossy();
+        let mut args = vec![
+            "run",
+            "--release",
+            "--package",
+            "native-bench",
+            "--",
+            "wasm32",
+            &dir,
+        ];
         if quick {
             args.push("--quick");
         }
@@ -58,8 +126,56 @@ pub fn bench(root: &Path, quick: bool, out: Option<&str>) -> Result<()> {
         RUNTIMES
             .iter()
             .map(|(r, _)| *r)
+            .chain([WASM32])
             .collect::<Vec<_>>()
             .join(", ")
     );
     Ok(())
+}
+
+/// `wasm-bench` compiled as the lab is for readers (`wasm-release`, then wasm-bindgen and
+/// `wasm-opt -Oz`), bound for the web into `target/wasm-bench/`; that folder.
+fn build_wasm_bench(root: &Path) -> Result<std::path::PathBuf> {
+    tools::wasm_target()?;
+    tools::wasm_bindgen_cli(root)?;
+    cmd::cargo(&[
+        "build",
+        "--package",
+        "wasm-bench",
+        "--lib",
+        "--target",
+        tools::WASM_TARGET,
+        "--profile",
+        "wasm-release",
+    ])
+    .run()?;
+    let raw = site::target_dir(root)
+        .join(tools::WASM_TARGET)
+        .join("wasm-release")
+        .join("wasm_bench.wasm");
+    let dir = site::target_dir(root).join("wasm-bench");
+    site::bind_and_shrink(&raw, &dir, "wasm_bench", tools::wasm_opt(root).as_deref())?;
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments() {
+        assert_eq!(Args::parse(&[]).unwrap(), Args::default());
+        let a = Args::parse(&["--runtime", "wasm32", "--quick", "--out", "/tmp/x"]).unwrap();
+        assert_eq!(
+            a,
+            Args {
+                quick: true,
+                out: Some("/tmp/x"),
+                runtime: Some("wasm32")
+            }
+        );
+        assert!(Args::parse(&["--runtime", "v8"]).is_err());
+        assert!(Args::parse(&["--out"]).is_err());
+        assert!(Args::parse(&["--fast"]).is_err());
+    }
 }

@@ -1,7 +1,8 @@
 //! The lint step of `cargo xtask test`: clippy on every target with warnings denied, as the
 //! developers' guide asks of every commit; natively for the whole workspace (and the exercises'
 //! reference solutions, behind their feature), then for wasm32,
-//! where `wasm-lab`'s web bindings (`src/web/`) and its browser tests compile.
+//! where `wasm-lab`'s web bindings (`src/web/`) and its browser tests compile, and `wasm-bench`'s
+//! page bindings.
 
 use anyhow::Result;
 
@@ -40,6 +41,18 @@ pub fn clippy() -> Result<()> {
         // runs them); the shipped build leaves that code out.
         "--features",
         "replay",
+        "--target",
+        tools::WASM_TARGET,
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
+    cmd::cargo(&[
+        "clippy",
+        "--package",
+        "wasm-bench",
+        "--lib",
         "--target",
         tools::WASM_TARGET,
         "--",

@@ -8,9 +8,10 @@
 //!   Chromium, with each step's time against its budget.
 //! - `exercises [check [N] | list | hint N | verify]` — grades the course's exercises (see
 //!   `exercises.rs`): which pass, why the first failing test of each fails, what to do next.
-//! - `bench [--quick] [--out DIR]` — measures this machine under each global allocator (`bench.rs`),
-//!   rewrites `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json`
-//!   (or writes into `DIR`, e.g. for a trial run that must not replace the committed data).
+//! - `bench [--quick] [--out DIR] [--runtime R]` — measures this machine under each global
+//!   allocator and in Chromium's wasm32 (`bench.rs`), rewrites `book/data/<machine-id>.json` and
+//!   `<machine-id>.<runtime>.json` (or writes into `DIR`, e.g. for a trial run that must not
+//!   replace the committed data); `--runtime` measures one runtime only.
 //!
 //! - `i18n` — the book's message template and catalogs, with the translation report (`i18n.rs`).
 //! - `fuzz [--seconds N] [--fast] [--minimize] [TARGET]` — the coverage-guided fuzz
@@ -56,8 +57,9 @@ usage: cargo xtask <command>
                      book/po/<lang>.po and print the translation report
   exercises [check [N] | list | hint N | verify]
                      grade the exercises (the default: check all), list them, or print a hint
-  bench [--quick] [--out DIR]
-                     measure this machine and rewrite book/data/<machine-id>.json (or DIR/…)
+  bench [--quick] [--out DIR] [--runtime system|mimalloc|jemalloc|wasm32]
+                     measure this machine and rewrite book/data/<machine-id>.json and
+                     <machine-id>.<runtime>.json (or DIR/…); --runtime: that runtime only
 ";
 
 // `cargo xtask lint` runs the book's preprocessor in-process, and it draws the why-pool and
@@ -93,12 +95,7 @@ fn run(args: &[String]) -> Result<()> {
         ["lint"] => lint::run(&root),
         ["fuzz", rest @ ..] => fuzz::run(&root, rest),
         ["exercises", rest @ ..] => exercises::run(&root, rest),
-        ["bench"] => bench::bench(&root, false, None),
-        ["bench", "--quick"] => bench::bench(&root, true, None),
-        ["bench", "--out", out] => bench::bench(&root, false, Some(out)),
-        ["bench", "--quick", "--out", out] | ["bench", "--out", out, "--quick"] => {
-            bench::bench(&root, true, Some(out))
-        }
+        ["bench", rest @ ..] => bench::bench(&root, &bench::Args::parse(rest)?),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
             Ok(())

@@ -81,7 +81,7 @@ pub fn build_wasm(root: &Path) -> Result<()> {
             compile_wasm(module)?;
             std::fs::copy(&artifact, &raw)
                 .with_context(|| format!("cannot keep {}", artifact.display()))?;
-            bind_and_shrink(&raw, &dir, wasm_opt.as_deref())?;
+            bind_and_shrink(&raw, &dir, "wasm_lab", wasm_opt.as_deref())?;
         }
         let size = |name: &str| std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
         let page = size("wasm_lab_bg.wasm") + size("wasm_lab.js");
@@ -166,8 +166,9 @@ fn newer_than(path: &Path, newest: Option<std::time::SystemTime>) -> bool {
     matches!((written, newest), (Ok(w), Some(n)) if w > n)
 }
 
-/// Binds the compiled module `raw` for the web into `dir` and shrinks it with wasm-opt.
-fn bind_and_shrink(raw: &Path, dir: &Path, wasm_opt: Option<&Path>) -> Result<()> {
+/// Binds the compiled module `raw` for the web into `dir` as `<name>.js` and `<name>_bg.wasm`, and
+/// shrinks it with wasm-opt.
+pub fn bind_and_shrink(raw: &Path, dir: &Path, name: &str, wasm_opt: Option<&Path>) -> Result<()> {
     std::fs::create_dir_all(dir)?;
     cmd::new(
         "wasm-bindgen",
@@ -178,7 +179,7 @@ fn bind_and_shrink(raw: &Path, dir: &Path, wasm_opt: Option<&Path>) -> Result<()
             "--remove-name-section",
             "--remove-producers-section",
             "--out-name",
-            "wasm_lab",
+            name,
             "--out-dir",
             &dir.to_string_lossy(),
             &raw.to_string_lossy(),
@@ -186,7 +187,7 @@ fn bind_and_shrink(raw: &Path, dir: &Path, wasm_opt: Option<&Path>) -> Result<()
     )
     .run()?;
     if let Some(wasm_opt) = wasm_opt {
-        let path = dir.join("wasm_lab_bg.wasm");
+        let path = dir.join(format!("{name}_bg.wasm"));
         let path = path.to_string_lossy();
         cmd::new(
             &wasm_opt.to_string_lossy(),

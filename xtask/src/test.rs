@@ -196,9 +196,11 @@ fn wasm_tests() -> Result<()> {
         "test",
         "--package",
         "wasm-lab",
+        "--package",
+        "wasm-bench",
         "--tests",
         "--features",
-        "replay",
+        "wasm-lab/replay",
         "--target",
         tools::WASM_TARGET,
     ])

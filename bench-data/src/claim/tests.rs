@@ -366,3 +366,44 @@ fn every_repetition_must_hold() {
     let check = Direction::Less.claim("r.less").check(&f).unwrap();
     assert_eq!(check.mark, Mark::Contradicted, "{}", check.shows);
 }
+
+/// `on=RUNTIME` hands the claim to that runtime's file of the primary's machine; a machine
+/// without it leaves the claim open, and the option round-trips through `Display`.
+#[test]
+fn a_claim_on_a_runtime_is_decided_by_that_runtimes_file() {
+    let primary = file();
+    let mut wasm = file();
+    wasm.run.runtime = "wasm32".into();
+    let f = wasm.figures.get_mut("r.less").unwrap();
+    (f.value, f.low, f.high) = (1.5, 1.4, 1.6);
+    let mut other = wasm.clone();
+    other.machine.id = "elsewhere-2c".into();
+    let c = Claim::parse_text("r.less below 1 on=wasm32").unwrap();
+    assert_eq!(c.runtime.as_deref(), Some("wasm32"));
+    assert_eq!(c.to_string(), "r.less below 1 on=wasm32");
+    assert_eq!(Claim::parse_text(&c.to_string()).unwrap(), c);
+    let files = [primary.clone(), other.clone(), wasm.clone()];
+    assert_eq!(
+        c.check_among(&primary, &files).unwrap().mark,
+        Mark::Contradicted
+    );
+    let plain = Claim::parse_text("r.less below 1").unwrap();
+    assert_eq!(
+        plain.check_among(&primary, &files).unwrap().mark,
+        Mark::Holds
+    );
+    // Only another machine's wasm32 file: not this machine's evidence.
+    let only_other = [primary.clone(), other];
+    let missing = c.check_among(&primary, &only_other).unwrap();
+    assert_eq!(missing.mark, Mark::Missing);
+    assert!(missing.shows.contains("wasm32"), "{}", missing.shows);
+    for bad in [
+        "r.less below 1 on=",
+        "r.less below 1 on=Wasm",
+        "r.less below 1 on=a on=b",
+    ] {
+        assert!(Claim::parse_text(bad).is_err(), "{bad}");
+    }
+    let d = Direction::Same.claim("r.same").on(Some("wasm32"));
+    assert_eq!(d.to_string(), "r.same same on=wasm32");
+}

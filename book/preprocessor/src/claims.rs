@@ -22,11 +22,15 @@ pub struct Site {
 }
 
 impl Site {
-    pub fn check(&self, file: &RunFile) -> Check {
-        self.claim.check(file).unwrap_or_else(|e| Check {
-            mark: Mark::Contradicted,
-            shows: e,
-        })
+    /// The claim's check with `file` as the primary file: on it, or on the file of the claim's
+    /// runtime (`on=`) of the same machine among `files`.
+    pub fn check(&self, file: &RunFile, files: &[RunFile]) -> Check {
+        self.claim
+            .check_among(file, files)
+            .unwrap_or_else(|e| Check {
+                mark: Mark::Contradicted,
+                shows: e,
+            })
     }
 
     /// `size-specialized.md:61`.
@@ -45,7 +49,10 @@ pub fn collect(chapter: &str, content: &str) -> Vec<Site> {
                 .iter()
                 .find_map(|o| o.strip_prefix("expect="))
                 .and_then(|w| Direction::parse(w).ok())
-                .map(|dir| dir.claim(key)),
+                .map(|dir| {
+                    dir.claim(key)
+                        .on(options.iter().find_map(|o| o.strip_prefix("on=")))
+                }),
             _ => None,
         };
         if let Some(claim) = claim {
@@ -131,8 +138,9 @@ fn shorten(text: &str, max: usize) -> String {
     }
 }
 
-/// The table a build ends with: every claim, its chapter and sentence, what `file` shows.
-pub fn table(sites: &[Site], file: &RunFile) -> String {
+/// The table a build ends with: every claim, its chapter and sentence, what `file` (the primary;
+/// `files`, the book's columns, for claims on another runtime) shows.
+pub fn table(sites: &[Site], file: &RunFile, files: &[RunFile]) -> String {
     let mut rows = vec![[
         "".to_string(),
         "chapter".to_string(),
@@ -140,7 +148,7 @@ pub fn table(sites: &[Site], file: &RunFile) -> String {
         "what the data shows".to_string(),
     ]];
     for site in sites {
-        let check = site.check(file);
+        let check = site.check(file, files);
         rows.push([
             check.mark.symbol().to_string(),
             site.place(),
@@ -165,7 +173,12 @@ pub fn table(sites: &[Site], file: &RunFile) -> String {
             r[0], r[1], r[2], r[3]
         ));
     }
-    let count = |m: Mark| sites.iter().filter(|s| s.check(file).mark == m).count();
+    let count = |m: Mark| {
+        sites
+            .iter()
+            .filter(|s| s.check(file, files).mark == m)
+            .count()
+    };
     out.push_str(&format!(
         "  {} claims: {} ✓, {} ⚠, {} ? (noisy), {} ? (not measured)\n",
         sites.len(),
@@ -178,11 +191,11 @@ pub fn table(sites: &[Site], file: &RunFile) -> String {
 }
 
 /// What a strict build refuses: each contradicted claim, naming chapter, line and sentence.
-pub fn contradicted(sites: &[Site], file: &RunFile) -> Vec<String> {
+pub fn contradicted(sites: &[Site], file: &RunFile, files: &[RunFile]) -> Vec<String> {
     sites
         .iter()
         .filter_map(|site| {
-            let check = site.check(file);
+            let check = site.check(file, files);
             (check.mark == Mark::Contradicted).then(|| {
                 format!(
                     "{}: “{}” relies on `{}`, but {} shows {}",
@@ -257,7 +270,10 @@ pub fn marks(src: &std::path::Path, files: &[RunFile]) -> String {
     );
     let mut changed = String::from("\nclaims whose mark changed across runtimes or repetitions:\n");
     for site in &sites {
-        let marks: Vec<Mark> = columns.iter().map(|(_, f)| site.check(f).mark).collect();
+        let marks: Vec<Mark> = columns
+            .iter()
+            .map(|(_, f)| site.check(f, files).mark)
+            .collect();
         let line = format!(
             "{} {}\t{}\n",
             site.place(),

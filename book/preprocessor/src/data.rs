@@ -173,7 +173,30 @@ impl Data {
 
     /// The primary machine's figure `key`, or an error naming the file it is missing from.
     pub fn figure(&self, key: &str) -> Result<(&RunFile, &Figure), String> {
-        let file = self.primary()?;
+        self.figure_in(self.primary()?, key)
+    }
+
+    /// Figure `key` of the runtime `on` (`None`: the primary file) on the primary's machine.
+    pub fn figure_on(&self, on: Option<&str>, key: &str) -> Result<(&RunFile, &Figure), String> {
+        let primary = self.primary()?;
+        let claim = bench_data::claim::Direction::Same.claim(key).on(on);
+        match claim.file(primary, &self.files) {
+            Some(file) => self.figure_in(file, key),
+            None => Err(format!(
+                "{} has no {} data of {}: run `cargo xtask bench` on it",
+                self.dir.display(),
+                on.unwrap_or("?"),
+                primary.machine.id
+            )),
+        }
+    }
+
+    /// `file`'s figure `key`, or an error naming the file it is missing from.
+    pub fn figure_in<'a>(
+        &self,
+        file: &'a RunFile,
+        key: &str,
+    ) -> Result<(&'a RunFile, &'a Figure), String> {
         match file.figures.get(key) {
             Some(f) => Ok((file, f)),
             None => Err(format!(

@@ -113,8 +113,11 @@ impl Preprocessor for Lab {
         }
         if let Ok(primary) = data.primary() {
             let sites = data.sites();
-            eprint!("mdbook-lab: {}", claims::table(&sites, primary));
-            let broken = claims::contradicted(&sites, primary);
+            eprint!(
+                "mdbook-lab: {}",
+                claims::table(&sites, primary, data.files())
+            );
+            let broken = claims::contradicted(&sites, primary, data.files());
             if strict && !broken.is_empty() {
                 bail!(
                     "strict build: {} sentence(s) of the book say what {} does not show\n  {}",

@@ -316,17 +316,17 @@ fn the_instructors_report_lists_every_claim_on_every_machine() {
         "{out}"
     );
     let sites = d.sites();
-    let table = crate::claims::table(&sites, &d.files()[1]);
+    let table = crate::claims::table(&sites, &d.files()[1], d.files());
     assert!(
         table.contains("⚠  c.md:3") && table.contains("1 claims: 0 ✓, 1 ⚠"),
         "{table}"
     );
-    let broken = crate::claims::contradicted(&sites, &d.files()[1]);
+    let broken = crate::claims::contradicted(&sites, &d.files()[1], d.files());
     assert!(
         broken[0].contains("c.md:3") && broken[0].contains("The pool is faster"),
         "{broken:?}"
     );
-    assert!(crate::claims::contradicted(&sites, &d.files()[0]).is_empty());
+    assert!(crate::claims::contradicted(&sites, &d.files()[0], d.files()).is_empty());
 }
 
 #[test]
@@ -368,4 +368,57 @@ fn the_gates_note_reads_in_the_pages_language() {
         "{ru}"
     );
     assert!(!ru.contains("over the"), "{ru}");
+}
+
+/// `on=wasm32`: a claim or verdict decided by the primary machine's wasm32 file; where the
+/// machine has none, the sentence is open (a warning), never an error or another machine's data.
+#[test]
+fn claims_and_verdicts_on_another_runtime() {
+    let system = format!(
+        r#""w.ratio":{}"#,
+        spread("ratio", 75.0, 70.0, 80.0, 0.03, "ratio_only")
+    );
+    let wasm = format!(
+        r#""w.ratio":{}"#,
+        spread("ratio", 1.004, 0.99, 1.02, 0.03, "ratio_only")
+    );
+    let mut browser = file("m-one", "2026-11-30T11:00:00Z", &wasm);
+    browser.run.runtime = "wasm32".into();
+    let mut elsewhere = browser.clone();
+    elsewhere.machine.id = "m-two".into();
+    let d = Data::from_files(vec![
+        file("m-one", "2026-11-30T10:00:00Z", &system),
+        browser,
+        elsewhere.clone(),
+    ]);
+    let holds = chapter("{{#verdict w.ratio expect=same on=wasm32}}", &d).unwrap();
+    assert!(
+        holds.contains("data-holds=\"true\"") && holds.contains("data-direction=\"same\""),
+        "{holds}"
+    );
+    let broken = chapter("{{#claim w.ratio below 2 on=wasm32}}", &d).unwrap();
+    assert!(broken.contains("data-holds=\"true\""), "{broken}");
+    let primary = chapter("{{#claim w.ratio below 2}}", &d).unwrap();
+    assert!(primary.contains("data-holds=\"false\""), "{primary}");
+    // The build's table and the strict build check the claim on the wasm32 file.
+    let sites = crate::claims::collect(
+        "c.md",
+        "It is flat {{#verdict w.ratio expect=same on=wasm32}}.",
+    );
+    assert!(crate::claims::contradicted(&sites, &d.files()[0], d.files()).is_empty());
+    // Only another machine measured wasm32: open here.
+    let d = Data::from_files(vec![
+        file("m-one", "2026-11-30T10:00:00Z", &system),
+        elsewhere,
+    ]);
+    let open = chapter("{{#verdict w.ratio expect=same on=wasm32}}", &d).unwrap();
+    assert!(
+        open.contains("data-direction=\"missing\"") && !open.contains("data-holds=\"true\""),
+        "{open}"
+    );
+    assert!(
+        d.warnings().iter().any(|w| w.contains("wasm32")),
+        "{:?}",
+        d.warnings()
+    );
 }

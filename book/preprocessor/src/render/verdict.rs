@@ -1,4 +1,4 @@
-//! `{{#verdict KEY [expect=less|more|same] [less=WORDS] [more=WORDS]}}`: a ratio's conclusion in
+//! `{{#verdict KEY [expect=less|more|same] [less=WORDS] [more=WORDS] [on=RUNTIME]}}`: a ratio's conclusion in
 //! words the data decides, e.g. "0.865× [0.864–0.871]: less time", or "no measurable difference
 //! (the 95 % interval includes 1)".
 //!
@@ -15,7 +15,31 @@ use super::{claim, escape};
 use crate::data::Data;
 
 pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, String> {
-    let (file, f) = data.figure(key)?;
+    // `on=wasm32`: the verdict of that runtime's file of the primary's machine.
+    let on = options.iter().find_map(|o| o.strip_prefix("on="));
+    if let Some(runtime) = on {
+        let primary = data.primary()?;
+        let probe = Direction::Same.claim(key).on(on);
+        if probe.file(primary, data.files()).is_none() {
+            // This machine has no such runtime's file: the sentence stays open, not broken.
+            data.warn(format!(
+                "verdict on `{key}` on={runtime}: {} has no {runtime} data",
+                primary.label()
+            ));
+            let mut html = format!(
+                "<span class=\"lab-data-verdict\" data-verdict=\"{}\" data-direction=\"missing\">{}</span>",
+                escape(key),
+                escape(&lab_text::tf!("not measured on this machine ({})", runtime))
+            );
+            if let Some(w) = options.iter().find_map(|o| o.strip_prefix("expect=")) {
+                let claim = Direction::parse(w)?.claim(key).on(on);
+                let check = claim.check_among(primary, data.files())?;
+                html.push_str(&claim::mark(&claim, &check, data));
+            }
+            return Ok(html);
+        }
+    }
+    let (file, f) = data.figure_on(on, key)?;
     if f.unit != Unit::Ratio {
         return Err(format!(
             "`{key}` is not a ratio: a verdict compares a ratio with 1 (use a claim for other figures)"
@@ -33,9 +57,10 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
             Some(("less", w)) => less = lab_text::tr::get_dynamic(&w.replace('_', " ")),
             Some(("more", w)) => more = lab_text::tr::get_dynamic(&w.replace('_', " ")),
             Some(("expect", w)) => expect = Some(Direction::parse(w)?),
+            Some(("on", _)) => {}
             _ => {
                 return Err(format!(
-                    "unknown verdict option `{option}` (known: expect=less|more|same, less=WORDS, more=WORDS)"
+                    "unknown verdict option `{option}` (known: expect=less|more|same, less=WORDS, more=WORDS, on=RUNTIME)"
                 ));
             }
         }
@@ -57,7 +82,7 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
         ));
     }
     if let Some(expect) = expect {
-        let claim = expect.claim(key);
+        let claim = expect.claim(key).on(on);
         let check = claim.check(file)?;
         html.push_str(&claim::mark(&claim, &check, data));
     }
