@@ -5,6 +5,7 @@
 //! | directive | becomes |
 //! |---|---|
 //! | `{{#fig KEY}}` | the figure `KEY` from the primary machine's data (machine, date and statistics in its popover) |
+//! | `{{#fig KEY on=RUNTIME}}` | the same from that machine's file of another runtime (`on=wasm32`) |
 //! | `{{#provenance}}` | once per page: the machine and run its Rust figures come from |
 //! | `{{#fig-table KEY …}}` | a table of those figures, one column per machine in `book/data/` |
 //! | `{{#claim KEY OP [VALUE]}}` | ✓ when the primary machine's data supports the sentence, ⚠ when it contradicts it, ? when too noisy; operators in `bench_data::claim` (`<` … `>=`, `==`, `below`, `above`, `includes`, `excludes`, `citable`, `not-citable`; KEY may be a pattern: every figure it names) |

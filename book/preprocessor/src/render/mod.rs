@@ -43,6 +43,7 @@ pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
 fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, String> {
     match (d.name, d.args.as_slice()) {
         ("fig", [key]) => fig(key, data),
+        ("fig", [key, on]) if on.starts_with("on=") => fig_on(key, &on[3..], data),
         ("fig-table", keys) if !keys.is_empty() => fig_table(keys, data),
         ("claim", words) => claim::claim(words, data),
         ("verdict", [key, options @ ..]) => verdict::verdict(key, options, data),
@@ -159,6 +160,27 @@ pub fn popover(data: &Data, attrs: &str, shown: &str, details: &str) -> String {
 fn fig(key: &str, data: &Data) -> Result<String, String> {
     let (file, f) = data.figure(key)?;
     // The machine and date are said once per page (`{{#provenance}}`) and in the popover.
+    Ok(cell(key, f, file, data))
+}
+
+/// `{{#fig KEY on=RUNTIME}}`: the figure of another runtime's file of the primary's machine
+/// (`on=wasm32`); where the machine has none, the page says so and the build warns.
+fn fig_on(key: &str, runtime: &str, data: &Data) -> Result<String, String> {
+    let primary = data.primary()?;
+    let probe = bench_data::claim::Direction::Same
+        .claim(key)
+        .on(Some(runtime));
+    if probe.file(primary, data.files()).is_none() {
+        data.warn(format!(
+            "`{key}` on={runtime}: {} has no {runtime} data",
+            primary.label()
+        ));
+        return Ok(format!(
+            "<span class=\"lab-fig-missing\">{}</span>",
+            escape(&lab_text::tf!("not measured on this machine ({})", runtime))
+        ));
+    }
+    let (file, f) = data.figure_on(Some(runtime), key)?;
     Ok(cell(key, f, file, data))
 }
 

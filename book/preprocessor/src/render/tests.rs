@@ -400,6 +400,11 @@ fn claims_and_verdicts_on_another_runtime() {
     assert!(broken.contains("data-holds=\"true\""), "{broken}");
     let primary = chapter("{{#claim w.ratio below 2}}", &d).unwrap();
     assert!(primary.contains("data-holds=\"false\""), "{primary}");
+    let cited = chapter("{{#fig w.ratio on=wasm32}}", &d).unwrap();
+    assert!(
+        cited.contains(">1.00×</button>") && cited.contains("data-machine=\"m-one.wasm32\""),
+        "{cited}"
+    );
     // The build's table and the strict build check the claim on the wasm32 file.
     let sites = crate::claims::collect(
         "c.md",
@@ -411,6 +416,11 @@ fn claims_and_verdicts_on_another_runtime() {
         file("m-one", "2026-11-30T10:00:00Z", &system),
         elsewhere,
     ]);
+    let open = chapter("{{#fig w.ratio on=wasm32}}", &d).unwrap();
+    assert!(
+        open.contains("not measured on this machine (wasm32)"),
+        "{open}"
+    );
     let open = chapter("{{#verdict w.ratio expect=same on=wasm32}}", &d).unwrap();
     assert!(
         open.contains("data-direction=\"missing\"") && !open.contains("data-holds=\"true\""),
