@@ -67,7 +67,7 @@ fn date(file: &RunFile) -> &str {
     file.run.date.get(..10).unwrap_or(&file.run.date)
 }
 
-fn details(key: &str, f: &Figure, file: &RunFile) -> String {
+fn details(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
     use lab_text::tf;
     let spread = if f.samples > 1 {
         tf!(
@@ -101,10 +101,11 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
         ),
         _ => String::new(),
     };
+    let across = across(key, data);
     // The gate's note comes from the data file, in English (`note_words` reads it in the page's
     // language); the title is in the lab's catalog.
     let text = format!(
-        "{}: {spread}{repeats}{instructions}{}",
+        "{}: {spread}{repeats}{instructions}{across}{}",
         lab_text::tr::get_dynamic(&f.title),
         tf!(
             "gate: {}. {} on {} ({} logical cores, {}), {}",
@@ -119,8 +120,38 @@ fn details(key: &str, f: &Figure, file: &RunFile) -> String {
     escape(&lab_text::tr::localize_figure(&text))
 }
 
+/// The range of `key` over the book's columns (machines and runtimes at the current code) whose
+/// figure the noise gate lets the book print, as the articles give theirs ("1.56–1.65× across four
+/// machines"); empty when fewer than two columns can say.
+fn across(key: &str, data: &Data) -> String {
+    let values: Vec<(&RunFile, &Figure)> = data
+        .files()
+        .iter()
+        .filter_map(|file| file.figures.get(key).map(|f| (file, f)))
+        .filter(|(_, f)| citable(f))
+        .collect();
+    if values.len() < 2 {
+        return String::new();
+    }
+    let (lo, hi) = values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, f)| {
+            (lo.min(f.value), hi.max(f.value))
+        });
+    let unit = values[0].1.unit;
+    let who: Vec<String> = values.iter().map(|(file, _)| file.label()).collect();
+    lab_text::tp!(
+        values.len() as u64,
+        "across the {} column that measured it ({}): {} – {}; ",
+        "across the {} columns that measured it ({}): {} – {}; ",
+        who.join(", "),
+        format_value(unit, lo),
+        format_value(unit, hi)
+    )
+}
+
 fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
-    let details = details(key, f, file);
+    let details = details(key, f, file, data);
     let attrs = format!(
         "class=\"lab-fig{}\" data-fig=\"{}\" data-machine=\"{}\"",
         if citable(f) { "" } else { " lab-unfit" },

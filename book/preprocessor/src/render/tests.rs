@@ -432,3 +432,36 @@ fn claims_and_verdicts_on_another_runtime() {
         d.warnings()
     );
 }
+
+/// A figure's popover gives its range over the book's columns that can print it, as the articles
+/// give theirs across machines; a column the gate rejects is left out of the range.
+#[test]
+fn popovers_give_the_range_across_columns() {
+    let k = |v: f64, verdict: &str| format!(r#""k":{}"#, figure("ratio", v, 0.01, verdict));
+    let mut wasm = file("m-one", "2026-11-30T11:00:00Z", &k(0.39, "ratio_only"));
+    wasm.run.runtime = "wasm32".into();
+    let mut noisy = file("m-one", "2026-11-30T12:00:00Z", &k(9.0, "unfit"));
+    noisy.run.runtime = "jemalloc".into();
+    let d = Data::from_files(vec![
+        file("m-one", "2026-11-30T10:00:00Z", &k(0.02, "ratio_only")),
+        wasm,
+        noisy,
+    ]);
+    let out = chapter("{{#fig k}}", &d).unwrap();
+    assert!(
+        out.contains(
+            "across the 2 columns that measured it (m-one, m-one · wasm32): 0.0200× – 0.390×"
+        ),
+        "{out}"
+    );
+    let alone = chapter(
+        "{{#fig k}}",
+        &Data::from_files(vec![file(
+            "m-one",
+            "2026-11-30T10:00:00Z",
+            &k(0.02, "ratio_only"),
+        )]),
+    )
+    .unwrap();
+    assert!(!alone.contains("across the"), "{alone}");
+}
