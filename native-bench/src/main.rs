@@ -210,12 +210,7 @@ fn run(
         format!("{}.{runtime}", machine.id)
     };
     let path = out.join(format!("{stem}.json"));
-    let root = bench_data::fingerprint::workspace_root(std::path::Path::new(env!(
-        "CARGO_MANIFEST_DIR"
-    )))
-    .context("cannot find the workspace root (Cargo.lock) to fingerprint the measured code")?;
-    let fingerprint =
-        bench_data::fingerprint::compute(&root).map_err(|e| anyhow::anyhow!("fingerprint: {e}"))?;
+    let fingerprint = measure::fingerprint()?;
     eprintln!("measuring {runtime} ({allocator}), code {fingerprint}, {repetitions} repetition(s)");
     if !only.is_empty() {
         let names: Vec<&str> = chosen.iter().map(|s| s.name).collect();
@@ -257,20 +252,5 @@ fn run(
             &chosen.iter().map(|s| s.name).collect::<Vec<_>>(),
         )?;
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    // Refuse to write what the book could not read back.
-    bench_data::RunFile::parse(&file.to_json())
-        .map_err(|e| anyhow::anyhow!("bench produced bad data for {}: {e}", path.display()))?;
-    std::fs::write(&path, file.to_json())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!(
-        "wrote {} ({} figures, {} repetition(s), {:.0} s, load {:.2} → {:.2})",
-        path.display(),
-        file.figures.len(),
-        file.run.repetitions,
-        file.run.duration_seconds,
-        file.run.load_before[0],
-        file.run.load_after[0]
-    );
-    Ok(())
+    measure::write(&file, &path)
 }

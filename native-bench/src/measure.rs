@@ -378,6 +378,38 @@ pub fn merge(mut runs: Vec<RunFile>) -> Option<RunFile> {
     Some(out)
 }
 
+/// The fingerprint of the code this bench measures (`bench_data::fingerprint`), from the workspace
+/// it was built in.
+pub fn fingerprint() -> Result<String> {
+    let root = bench_data::fingerprint::workspace_root(std::path::Path::new(env!(
+        "CARGO_MANIFEST_DIR"
+    )))
+    .context("cannot find the workspace root (Cargo.lock) to fingerprint the measured code")?;
+    bench_data::fingerprint::compute(&root).map_err(|e| anyhow::anyhow!("fingerprint: {e}"))
+}
+
+/// Writes `file` to `path` (its folder made if missing), refusing what the book could not read
+/// back, and says so on stderr.
+pub fn write(file: &RunFile, path: &std::path::Path) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    bench_data::RunFile::parse(&file.to_json())
+        .map_err(|e| anyhow::anyhow!("bench produced bad data for {}: {e}", path.display()))?;
+    std::fs::write(path, file.to_json())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!(
+        "wrote {} ({} figures, {} repetition(s), {:.0} s, load {:.2} → {:.2})",
+        path.display(),
+        file.figures.len(),
+        file.run.repetitions,
+        file.run.duration_seconds,
+        file.run.load_before[0],
+        file.run.load_after[0]
+    );
+    Ok(())
+}
+
 /// The end of a progress line: the median and its noise.
 pub fn describe(s: &Stats) -> String {
     let (value, unit) = if s.median >= 1e6 {

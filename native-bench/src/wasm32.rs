@@ -144,28 +144,11 @@ pub fn run(
         runs.push(session.finish(machine.clone()));
     }
     let mut file = crate::measure::merge(runs).context("no repetition ran")?;
-    let root = bench_data::fingerprint::workspace_root(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .context("cannot find the workspace root (Cargo.lock) to fingerprint the measured code")?;
-    file.run.fingerprint = Some(
-        bench_data::fingerprint::compute(&root).map_err(|e| anyhow::anyhow!("fingerprint: {e}"))?,
-    );
+    file.run.fingerprint = Some(crate::measure::fingerprint()?);
     file.run.runtime = RUNTIME.into();
     file.run.allocator = browser;
     let path = out.join(format!("{}.{RUNTIME}.json", machine.id));
-    std::fs::create_dir_all(out)?;
-    bench_data::RunFile::parse(&file.to_json())
-        .map_err(|e| anyhow::anyhow!("bench produced bad data for {}: {e}", path.display()))?;
-    std::fs::write(&path, file.to_json())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!(
-        "wrote {} ({} figures, {} repetition(s), {:.0} s, load {:.2} → {:.2})",
-        path.display(),
-        file.figures.len(),
-        file.run.repetitions,
-        file.run.duration_seconds,
-        file.run.load_before[0],
-        file.run.load_after[0]
-    );
+    crate::measure::write(&file, &path)?;
     Ok(path)
 }
 

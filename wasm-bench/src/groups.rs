@@ -5,7 +5,7 @@
 //! Each group's state (the pool, the source data) lives for one call of [`run`], as in the native
 //! suites, so a group's first rounds pay for the pool's warm-up in both runtimes alike.
 
-use bench_paired::{Group, Plan};
+use bench_paired::{Clock, Group, Plan};
 use bufpool::chunk::{
     self, Mode, Plan as ChunkPlan, RentBuffer, RentError, Source, SourceKind, Strategy,
 };
@@ -17,7 +17,9 @@ use crate::{GroupSamples, MemberSamples, Ratio, clock};
 pub const RENT_SIZES: &[usize] = &[16, 1024, 4096, 16_384, 81_920, 1_048_576];
 /// The clearing sizes (`native-bench`'s `suites::clearing::SIZES`).
 pub const CLEAR_SIZES: &[usize] = &[16, 1024, 16_384, 81_920, 1_048_576];
-/// The chunking suite's source length and chunk sizes.
+/// The chunking suite's source length (10 chunks of 20,000) and chunk sizes around glibc's mmap
+/// threshold (20,000 `i32` = 80,000 B is below it; 40,000 `i32` = 160,000 B is above it): one
+/// definition for both runtimes, `native-bench`'s chunking suite uses these.
 pub const SOURCE_LEN: usize = 200_000;
 pub const CHUNK_SIZES: &[usize] = &[20_000, 25_000, 40_000];
 /// The strategies timed at every chunk size, chunks dropped (a subset of the native `COMBOS`:
@@ -27,7 +29,10 @@ pub const CHUNK_COMBOS: &[(Strategy, SourceKind, &str)] = &[
     (Strategy::CollectVec, SourceKind::Vec, "collect_vec"),
     (Strategy::Pooled, SourceKind::Vec, "pooled"),
 ];
-/// The native `SIDE_BY_SIDE`.
+/// The strategies compared with each other at one chunk size (20,000 `i32`, chunks dropped), as
+/// the chunk article compares them: `slice_chunks` is `Span.Slice`'s counterpart (a borrowed
+/// window, no copy) beside .NET's `Chunk` on an array, and on a source that yields its elements
+/// one by one, one reused buffer beside a new array per chunk. Both runtimes time these.
 pub const SIDE_BY_SIDE: &[(Strategy, SourceKind, &str)] = &[
     (Strategy::DotnetChunk, SourceKind::Slice, "dotnet_array"),
     (Strategy::SliceChunks, SourceKind::Slice, "slice_chunks"),
@@ -84,12 +89,11 @@ pub fn run(index: usize, plan: Plan) -> Option<GroupSamples> {
     })
 }
 
-/// Measures `g` and collects its samples and `ratios` (key, title, numerator, denominator).
-fn finish(
-    mut g: Group<'_>,
-    plan: Plan,
-    ratios: Vec<(String, String, String, String)>,
-) -> GroupSamples {
+/// A ratio of two members of a group: (key, title, numerator's key, denominator's key).
+pub type RatioDef = (String, String, String, String);
+
+/// Measures `g` and collects its samples and `ratios`.
+fn finish(mut g: Group<'_>, plan: Plan, ratios: Vec<RatioDef>) -> GroupSamples {
     let samples = bench_paired::measure(&mut g, plan);
     GroupSamples {
         name: g.name.clone(),
@@ -188,19 +192,26 @@ fn rent_return(n: usize, plan: Plan) -> GroupSamples {
 
 fn clearing(n: usize, plan: Plan) -> GroupSamples {
     let pool = SharedPool::<u8>::new();
+    let (g, ratios) = clearing_group(&pool, n, clock);
+    finish(g, plan, ratios)
+}
+
+/// Rent + return of `n` bytes cleared on return against not cleared, and their ratio: the
+/// native `clearing` suite's group too (with the system clock).
+pub fn clearing_group(pool: &SharedPool<u8>, n: usize, clock: Clock) -> (Group<'_>, Vec<RatioDef>) {
     let key = |v: &str| format!("clearing.{n}.{v}");
     let mut g = Group::new(format!("clearing.{n}"));
     g.time_on(
         clock,
         &key("uncleared"),
         &format!("rent + return of {n} B, not cleared (ownership API)"),
-        || drop(pool.rent(n)),
+        move || drop(pool.rent(n)),
     );
     g.time_on(
         clock,
         &key("cleared"),
         &format!("rent + return of {n} B, cleared on return (whole bucket buffer)"),
-        || {
+        move || {
             if let Ok(b) = pool.rent(n) {
                 b.return_cleared();
             }
@@ -212,11 +223,12 @@ fn clearing(n: usize, plan: Plan) -> GroupSamples {
         key("cleared"),
         key("uncleared"),
     )];
-    finish(g, plan, ratios)
+    (g, ratios)
 }
 
-/// The shared pool behind the chunker's [`RentBuffer`] seam (the native suite's `PoolRent`).
-struct PoolRent<'p>(&'p SharedPool<i32>);
+/// The crate's shared pool behind the chunker's [`RentBuffer`] seam (both runtimes' `pooled`
+/// strategy).
+pub struct PoolRent<'p>(pub &'p SharedPool<i32>);
 
 impl RentBuffer<i32> for PoolRent<'_> {
     fn rent(&mut self, min_len: usize) -> Result<Box<[i32]>, RentError> {
@@ -226,6 +238,7 @@ impl RentBuffer<i32> for PoolRent<'_> {
         })
     }
     fn give_back(&mut self, buf: Box<[i32]>) {
+        // Pool-rented buffers always have a bucket length: never refused.
         drop(self.0.return_boxed(buf, false));
     }
 }
@@ -287,6 +300,20 @@ fn chunk_sizes((strategy, source, name): (Strategy, SourceKind, &str), plan: Pla
 
 fn side_by_side(plan: Plan) -> GroupSamples {
     let data: Vec<i32> = (0..SOURCE_LEN as i32).collect();
+    // The strategies are the crate's own: none refuses this plan.
+    let Ok((g, ratios)) = side_by_side_group(&data, clock) else {
+        return finish(Group::new("chunking.side_by_side"), plan, Vec::new());
+    };
+    finish(g, plan, ratios)
+}
+
+/// [`SIDE_BY_SIDE`] in one paired group over `data`, each chunk summed (a borrowed window that
+/// nobody reads would cost nothing), and the two ratios the chunk article reports: the native
+/// chunking suite's group too. An error names a strategy that refused the plan.
+pub fn side_by_side_group(
+    data: &Vec<i32>,
+    clock: Clock,
+) -> Result<(Group<'_>, Vec<RatioDef>), String> {
     let size = 20_000;
     let mut g = Group::new("chunking.side_by_side");
     for &(strategy, source, name) in SIDE_BY_SIDE {
@@ -296,12 +323,12 @@ fn side_by_side(plan: Plan) -> GroupSamples {
             mode: Mode::Drop,
             max_chunks: None,
         };
-        let data = &data;
         let once = move || {
             chunk::run(chunk_plan, Source::of(source, data), None, &mut |c| {
                 std::hint::black_box(c.iter().fold(0i32, |a, &x| a.wrapping_add(x)));
             })
         };
+        once().map_err(|e| format!("{name}: {e}"))?;
         g.time_on(
             clock,
             &format!("chunking.side_by_side.{name}"),
@@ -327,9 +354,7 @@ fn side_by_side(plan: Plan) -> GroupSamples {
             "chunking.side_by_side.reused_yielded".into(),
         ),
     ];
-    let out = finish(g, plan, ratios);
-    drop(data);
-    out
+    Ok((g, ratios))
 }
 
 /// A big block on either side of glibc's threshold: in wasm32 both come from the same allocator

@@ -6,17 +6,13 @@
 use anyhow::{Result, anyhow};
 use bench_data::Unit;
 use bufpool::alloc_count::measure;
-use bufpool::chunk::{
-    self, Mode, Plan, RentBuffer, RentError, Source, SourceKind, Strategy, blocks,
-};
+use bufpool::chunk::{self, Mode, Plan, RentBuffer, Source, SourceKind, Strategy, blocks};
 use bufpool::pool::SharedPool;
 
 use crate::measure::Session;
 use crate::paired::Group;
 
-/// Elements in the source: 10 chunks of 20,000.
-pub const SOURCE_LEN: usize = 200_000;
-pub const CHUNK_SIZES: &[usize] = &[20_000, 25_000, 40_000];
+pub use wasm_bench::groups::{CHUNK_SIZES, PoolRent, SOURCE_LEN};
 
 /// (strategy, source, key name) pairs that the suite times.
 pub const COMBOS: &[(Strategy, SourceKind, &str)] = &[
@@ -32,84 +28,21 @@ pub const COMBOS: &[(Strategy, SourceKind, &str)] = &[
     (Strategy::ReusedBuffer, SourceKind::Vec, "reused_buffer"),
     (Strategy::Pooled, SourceKind::Vec, "pooled"),
 ];
-/// The strategies compared with each other at one chunk size (20,000 `i32`, chunks dropped), as
-/// the chunk article compares them: `slice_chunks` is `Span.Slice`'s counterpart (a borrowed
-/// window, no copy) beside .NET's `Chunk` on an array, and on a source that yields its elements
-/// one by one, one reused buffer beside a new array per chunk.
-pub const SIDE_BY_SIDE: &[(Strategy, SourceKind, &str)] = &[
-    (Strategy::DotnetChunk, SourceKind::Slice, "dotnet_array"),
-    (Strategy::SliceChunks, SourceKind::Slice, "slice_chunks"),
-    (Strategy::DotnetChunk, SourceKind::Yielded, "dotnet_yielded"),
-    (
-        Strategy::ReusedBuffer,
-        SourceKind::Yielded,
-        "reused_yielded",
-    ),
-];
 /// One paired group per strategy and mode (one combination has no `hold` mode), and the
 /// strategies side by side.
 pub const STEPS: usize = 2 * COMBOS.len();
-
-/// The crate's shared pool behind the chunker's [`RentBuffer`] seam.
-pub struct PoolRent<'p>(pub &'p SharedPool<i32>);
-
-impl RentBuffer<i32> for PoolRent<'_> {
-    fn rent(&mut self, min_len: usize) -> Result<Box<[i32]>, RentError> {
-        self.0.rent_boxed(min_len).map_err(|e| RentError {
-            requested: min_len,
-            reason: e.to_string(),
-        })
-    }
-    fn give_back(&mut self, buf: Box<[i32]>) {
-        // Pool-rented buffers always have a bucket length: never refused.
-        drop(self.0.return_boxed(buf, false));
-    }
-}
 
 /// [`SIDE_BY_SIDE`] in one paired group, and the two ratios the chunk article reports:
 /// `Span.Slice`'s time ÷ `Chunk`'s on an array, and a new array per chunk ÷ one reused buffer on a
 /// yielded source (how many times faster the reused buffer is).
 fn side_by_side(s: &mut Session, data: &Vec<i32>) -> Result<()> {
-    let size = 20_000;
-    let mut g = Group::new("chunking.side_by_side");
-    for &(strategy, source, name) in SIDE_BY_SIDE {
-        let plan = Plan {
-            strategy,
-            size,
-            mode: Mode::Drop,
-            max_chunks: None,
-        };
-        // Every chunk is read (its elements summed), as the article's benchmark processes each:
-        // a borrowed window that nobody reads would cost nothing at all.
-        let once = move || {
-            chunk::run(plan, Source::of(source, data), None, &mut |c| {
-                std::hint::black_box(c.iter().fold(0i32, |a, &x| a.wrapping_add(x)));
-            })
-        };
-        once().map_err(|e| anyhow!("{e}"))?;
-        g.time(
-            &format!("chunking.side_by_side.{name}"),
-            &format!(
-                "time per run: {SOURCE_LEN} i32 in chunks of {size} from {}, {}, each chunk summed, then dropped",
-                source.name(),
-                strategy.name()
-            ),
-            move || once().map(|r| r.chunks),
-        );
-    }
+    // The group is wasm-bench's, so both runtimes time the same operations.
+    let (g, ratios) = wasm_bench::groups::side_by_side_group(data, bench_paired::system_clock)
+        .map_err(|e| anyhow!("{e}"))?;
     s.compare(g)?;
-    s.ratio_of(
-        "chunking.side_by_side.slice_vs_chunk",
-        "time per run, slice::chunks ÷ .NET's Chunk on a slice (the article's Span.Slice ÷ Chunk)",
-        "chunking.side_by_side.slice_chunks",
-        "chunking.side_by_side.dotnet_array",
-    );
-    s.ratio_of(
-        "chunking.side_by_side.new_vs_reused_yielded",
-        "time per run on a yielded source, a new array per chunk ÷ one reused buffer",
-        "chunking.side_by_side.dotnet_yielded",
-        "chunking.side_by_side.reused_yielded",
-    );
+    for (key, title, numerator, denominator) in ratios {
+        s.ratio_of(&key, &title, &numerator, &denominator);
+    }
     Ok(())
 }
 
