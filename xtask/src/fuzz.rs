@@ -179,10 +179,19 @@ fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str])
     let took = started.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(logs.join(format!("{target}.err"))).unwrap_or_default();
     let (executions, coverage) = stats(&text);
-    let new: Vec<PathBuf> = files(&artifacts)
+    let (slow, new): (Vec<PathBuf>, Vec<PathBuf>) = files(&artifacts)
         .into_iter()
         .filter(|p| !before.contains(p))
-        .collect();
+        .partition(|p| is_slow_unit(p));
+    // libFuzzer saves an input that took over 10 s as `slow-unit-…` and goes on: it finished, so
+    // it broke no contract (a hang is a `timeout-…`). Said, not failed; `.gitignore` keeps them out.
+    for p in &slow {
+        eprintln!(
+            "{target}: {} took long (libFuzzer's slow unit, not a contract break; on a loaded machine \
+             any input can): time it with `cargo run --release -p fuzz-contracts --example slowest {target}`",
+            p.display()
+        );
+    }
     let failure = if status.success() && new.is_empty() {
         None
     } else {
@@ -214,6 +223,12 @@ fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str])
         seconds: took,
         failure,
     })
+}
+
+/// Whether `path` is libFuzzer's report of a slow input (`slow-unit-<sha1>`), not a failure.
+fn is_slow_unit(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("slow-unit-"))
 }
 
 /// The executions (`stat::number_of_executed_units`) and the last coverage (`cov: N`) of a
@@ -271,5 +286,18 @@ mod tests {
         let log = "#1024 pulse cov: 12 ft: 30\n#2048 DONE cov: 17 ft: 40\nstat::number_of_executed_units: 2048\n";
         assert_eq!(stats(log), (2048, "17".to_string()));
         assert_eq!(stats(""), (0, "?".to_string()));
+    }
+
+    /// A slow input is reported, not counted as a break: the widget run of 2026-12-02 wrote one
+    /// on a loaded machine and was then "minimized" as if it had crashed.
+    #[test]
+    fn slow_units_are_not_failures() {
+        let p = |name: &str| Path::new("fuzz/artifacts/widget").join(name);
+        assert!(is_slow_unit(&p(
+            "slow-unit-4302601e5c4776b767a29a12846927b172f05ce1"
+        )));
+        for failure in ["crash-01", "timeout-f8d0", "oom-7c77", "minimized-from-ab"] {
+            assert!(!is_slow_unit(&p(failure)), "{failure}");
+        }
     }
 }
