@@ -166,7 +166,10 @@ fn lookup(
         ));
         Ok((
             Some(f.unit),
-            Point::Gated(bench_data::note_words(&f.gate_note)),
+            // In the page's words and numbers (a decimal comma on a Russian page).
+            Point::Gated(lab_text::tr::localize_figure(&bench_data::note_words(
+                &f.gate_note,
+            ))),
         ))
     }
 }
@@ -174,12 +177,17 @@ fn lookup(
 /// How an x position is named in the table and the notes.
 fn x_name(spec: &Chart, x: &specs::X) -> String {
     if !x.name.is_empty() {
-        return x.name.to_string();
+        return lab_text::tr::get_dynamic(x.name);
     }
     match spec.x.scale {
-        Scale::Bytes => format!("{} B", lab_text::group_digits(x.at as u64)),
+        Scale::Bytes => bytes(x.at),
         Scale::Count | Scale::Ratio => lab_text::group_digits(x.at as u64),
     }
+}
+
+/// A size in bytes as the page's language writes it (`16,384 B`, `16 384 Б`).
+fn bytes(at: f64) -> String {
+    lab_text::tr::localize_figure(&format!("{} B", lab_text::group_digits(at as u64)))
 }
 
 fn swatch(class: &str) -> String {
@@ -336,15 +344,15 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
         for ((key, unit, point), x) in l.points.iter().zip(spec.xs) {
             let (value, interval) = match (point, unit) {
                 (Point::Value { v, low, high }, Some(unit)) => (
-                    format_value(*unit, *v),
+                    lab_text::tr::localize_figure(&format_value(*unit, *v)),
                     if high > low {
-                        format!(
+                        lab_text::tr::localize_figure(&format!(
                             "{} – {}",
                             format_value(*unit, *low),
                             format_value(*unit, *high)
-                        )
+                        ))
                     } else {
-                        "exact".to_string()
+                        lab_text::t!("exact").into_owned()
                     },
                 ),
                 (Point::Gated(why), _) => (
@@ -370,7 +378,7 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                 "<tr class=\"lab-chart-reference\"><td>{}</td><td>{} (.NET, {})</td>\
                  <td>{} – {}</td><td>{}</td></tr>",
                 match spec.x.scale {
-                    Scale::Bytes => format!("{} B", lab_text::group_digits(*x as u64)),
+                    Scale::Bytes => bytes(*x),
                     _ => lab_text::group_digits(*x as u64),
                 },
                 escape(&lab_text::tr::get_dynamic(band.label)),
