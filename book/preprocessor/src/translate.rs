@@ -290,8 +290,15 @@ pub fn picker(language: &str, path: &str) -> String {
     if language != "en" {
         to_english.push_str("../");
     }
-    let mut html = String::from(
-        "<nav class=\"lab-lang\" aria-label=\"Language\" data-testid=\"language-picker\"><ul>",
+    // The picker's name in the page's language (the lab's catalog; the chapter's language is
+    // not yet this thread's while the chapters are translated).
+    let was = lab_text::tr::language().code;
+    lab_text::tr::set_catalogs(CATALOGS);
+    lab_text::tr::set_language(language);
+    let name = lab_text::html::escape(lab_text::tr::dynamic(lab_text::n!("Language")));
+    lab_text::tr::set_language(was);
+    let mut html = format!(
+        "<nav class=\"lab-lang\" aria-label=\"{name}\" data-testid=\"language-picker\"><ul>"
     );
     for l in lab_text::lang::LANGUAGES {
         let folder = if l.code == "en" {
@@ -352,6 +359,10 @@ mod tests {
             th.contains("href=\"../th/capacity.html\" lang=\"th\" hreflang=\"th\" aria-current")
         );
         assert!(picker("ru", "README.md").contains("href=\"../index.html\""));
+        // Named in the page's language; English as before.
+        assert!(en.contains("aria-label=\"Language\""), "{en}");
+        assert!(!th.contains("aria-label=\"Language\""), "{th}");
+        assert_eq!(lab_text::tr::language().code, "en");
     }
 
     #[test]
