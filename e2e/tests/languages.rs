@@ -220,18 +220,20 @@ async fn text_of(b: &Browser, selector: &str) -> Result<String> {
 }
 
 /// What a Russian page shows around the prose is Russian too (issue 24): mdBook's buttons (written
-/// at build time, so the attributes are the built page's), the cliff chart's named positions, a
-/// byte axis's decimal units and what the claims report says the data shows.
+/// at build time, so the attributes are the built page's) and its code blocks' copy button, the
+/// cliff chart's named positions, a byte axis's decimal units and what the claims report says
+/// the data shows.
 #[tokio::test]
 async fn a_russian_page_has_no_english_from_mdbook_the_charts_or_the_report() -> Result<()> {
     lab_text::tr::set_catalogs(mdbook_lab::translate::CATALOGS);
     lab_text::tr::set_language("ru");
     let words = |e: &str| lab_text::tr::dynamic(e).to_string();
-    let (toc, next, light, first) = (
+    let (toc, next, light, first, copy) = (
         words("Toggle Table of Contents"),
         words("Next chapter"),
         words("Light"),
         words("the first one"),
+        words("Copy to clipboard"),
     );
     lab_text::tr::set_language("en");
     let b = e2e::session().await?;
@@ -252,6 +254,9 @@ async fn a_russian_page_has_no_english_from_mdbook_the_charts_or_the_report() ->
     ensure!(got == next, "the next-chapter link is labelled {got:?}");
     let got = text_of(&b, "#mdbook-theme-light").await?;
     ensure!(got.trim() == light, "the light theme is named {got:?}");
+    // A code block's copy button, which mdBook's script adds.
+    let got = attr("main pre .clip-button", "title").await?;
+    ensure!(got == copy, "a code block's copy button is titled {got:?}");
     let chart = text_of(&b, "[data-chart=\"cliff\"]").await?;
     for english in ["the first one", "again, after a free"] {
         ensure!(!chart.contains(english), "the cliff chart says {english:?}");

@@ -1,7 +1,8 @@
 //! mdBook's own words on a translated page (issue 24): the labels, tooltips and texts its
 //! template (mdbook-html's `index.hbs`, and its default 404 page) writes in English, written in
 //! the page's language when the site is built (`xtask/src/site.rs` runs [`page`] over every
-//! page of a translated site), so they read right without scripts. The words are the lab's
+//! page of a translated site), so they read right without scripts; and the few its script
+//! writes (code blocks' buttons, [`script`], run over the site's `book-<hash>.js`). The words are the lab's
 //! messages (`lab-text/po`), each found where the template puts it: an attribute's value or an
 //! element's whole text, so a chapter's prose that happens to use the same words is left alone.
 //! English pages are never rewritten.
@@ -69,6 +70,51 @@ const TEXTS: &[(&str, &[Place])] = &[
         &[PARAGRAPH],
     ),
 ];
+
+/// The texts mdBook's script (`book.js`) writes into a page: code blocks' buttons and the
+/// clipboard's tooltip. Each stands in the script as a quoted literal, and the script compares
+/// some of them with what it wrote (`this.title === 'Hide lines'`): every occurrence changes
+/// together, so the comparisons still hold.
+const SCRIPT_TEXTS: &[&str] = &[
+    n!("Copy to clipboard"),
+    n!("Copied!"),
+    n!("Show hidden lines"),
+    n!("Hide lines"),
+    n!("Run this code"),
+    n!("Undo changes"),
+    n!("Running..."),
+    n!("No output"),
+];
+
+/// The English of every text of mdBook's script that [`script`] translates.
+pub fn script_texts() -> impl Iterator<Item = &'static str> {
+    SCRIPT_TEXTS.iter().copied()
+}
+
+/// mdBook's script (`book-<hash>.js` of a translated site) with its texts in this thread's
+/// language; `found[i]` counts where `script_texts()`'s `i`-th text stood, quoted (`'…'`, or
+/// `"…"` in the markup it writes). A translation holding a quote, a backslash or markup stays
+/// English, so it cannot break the script. In English the script is returned as it is.
+pub fn script(js: &str, found: &mut [usize]) -> String {
+    if lab_text::tr::language().code == "en" {
+        return js.to_string();
+    }
+    let mut out = js.to_string();
+    for (i, english) in SCRIPT_TEXTS.iter().enumerate() {
+        let words = lab_text::tr::dynamic(english);
+        let safe = !words.contains(['\'', '"', '\\', '<', '>', '&', '\n']);
+        for quote in ['\'', '"'] {
+            let from = format!("{quote}{english}{quote}");
+            if let Some(slot) = found.get_mut(i) {
+                *slot += out.matches(&from).count();
+            }
+            if safe && words != *english {
+                out = out.replace(&from, &format!("{quote}{words}{quote}"));
+            }
+        }
+    }
+    out
+}
 
 /// The English of every template text this module translates.
 pub fn texts() -> impl Iterator<Item = &'static str> {
@@ -152,13 +198,45 @@ mod tests {
     }
 
     #[test]
+    fn the_script_keeps_its_comparisons() {
+        lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+        let js = "b.innerHTML = '<button title=\"Show hidden lines\"></button>'; \
+                  if (this.title === 'Show hidden lines') { this.title = 'Hide lines'; } \
+                  c.title = 'Copy to clipboard'; say('Copied!');";
+        let mut found = vec![0; SCRIPT_TEXTS.len()];
+        assert_eq!(script(js, &mut found), js);
+        lab_text::tr::set_language("ru");
+        let ru = script(js, &mut found);
+        let show = lab_text::tr::dynamic("Show hidden lines").to_string();
+        lab_text::tr::set_language("en");
+        assert!(ru.contains(&format!("title=\"{show}\"")), "{ru}");
+        assert!(ru.contains(&format!("this.title === '{show}'")), "{ru}");
+        for english in [
+            "Show hidden lines",
+            "Hide lines",
+            "Copy to clipboard",
+            "Copied!",
+        ] {
+            assert!(!ru.contains(english), "{english}: {ru}");
+        }
+        let at = |e: &str| found[script_texts().position(|t| t == e).unwrap()];
+        assert_eq!((at("Show hidden lines"), at("Undo changes")), (2, 0));
+    }
+
+    #[test]
     fn every_text_is_translated_in_every_language() {
         lab_text::tr::set_catalogs(crate::translate::CATALOGS);
         for language in lab_text::lang::translated() {
             lab_text::tr::set_language(language.code);
             let missing: Vec<&str> = texts()
+                .chain(script_texts())
                 .filter(|e| lab_text::tr::dynamic(e) == *e && !matches!(*e, "Rust" | "Ayu"))
                 .collect();
+            let unsafe_words: Vec<&str> = script_texts()
+                .map(lab_text::tr::dynamic)
+                .filter(|w| w.contains(['\'', '"', '\\', '<', '>', '&', '\n']))
+                .collect();
+            assert!(unsafe_words.is_empty(), "{unsafe_words:?}");
             lab_text::tr::set_language("en");
             assert!(missing.is_empty(), "{}: {missing:?}", language.code);
         }
