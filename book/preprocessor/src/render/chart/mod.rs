@@ -96,7 +96,7 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                 legend: lab_text::tf!(
                     "{} ({}; a .NET reference, not measured here)",
                     lab_text::tr::get_dynamic(edge.label),
-                    edge.source
+                    lab_text::tr::dynamic(edge.source)
                 ),
             }),
             Mark::Figure { key, label } => {
@@ -252,7 +252,7 @@ fn html(
             escape(&lab_text::tf!(
                 "{} ({}; .NET reference results, not measured here)",
                 lab_text::tr::get_dynamic(band.label),
-                band.source
+                lab_text::tr::dynamic(band.source)
             ))
         ));
     }
@@ -382,7 +382,7 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                     _ => lab_text::group_digits(*x as u64),
                 },
                 escape(&lab_text::tr::get_dynamic(band.label)),
-                escape(band.source),
+                escape(lab_text::tr::dynamic(band.source)),
                 lab_text::tr::localize_figure(&format_value(unit, *low)),
                 lab_text::tr::localize_figure(&format_value(unit, *high)),
                 escape(&lab_text::t!("reference result"))

@@ -235,7 +235,8 @@ fn decimal_byte_ticks_follow_the_pages_language() {
 }
 
 /// On a Russian page a gap's note and the table mirror write the page's numbers (a decimal
-/// comma, `Б`), and a categorical axis names its positions in the page's words.
+/// comma, `Б`), a categorical axis names its positions and a .NET band its source in the
+/// page's words.
 #[test]
 fn notes_tables_and_named_positions_follow_the_pages_language() {
     lab_text::tr::set_catalogs(crate::translate::CATALOGS);
@@ -254,6 +255,8 @@ fn notes_tables_and_named_positions_follow_the_pages_language() {
     assert!(ru.contains("шум 40,0 %"), "{ru}");
     assert!(!ru.contains("40.0"), "{ru}");
     assert!(ru.contains("16\u{a0}384 Б"), "{ru}");
+    // The .NET band's source is named in the page's language too.
+    assert!(!ru.contains("the Russian article"), "{ru}");
     for (_, _, value) in rows(&ru) {
         assert!(!value.contains('.'), "{value}");
     }
