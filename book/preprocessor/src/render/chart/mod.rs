@@ -318,8 +318,9 @@ fn html(
         out.push_str("<p class=\"lab-chart-note\" data-testid=\"chart-note\">");
         let notes = notes.join("; ");
         let mut chars = notes.chars();
+        // A capital in every script that has one («Пропуск», not «пропуск»).
         if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
+            out.extend(first.to_uppercase());
             out.push_str(chars.as_str());
         }
         out.push_str(".</p>");

@@ -253,6 +253,7 @@ fn notes_tables_and_named_positions_follow_the_pages_language() {
     lab_text::tr::set_language("en");
     let (ru, cliff) = (ru.unwrap(), cliff.unwrap());
     assert!(ru.contains("шум 40,0 %"), "{ru}");
+    assert!(ru.contains("data-testid=\"chart-note\">Пропуск"), "{ru}");
     assert!(!ru.contains("40.0"), "{ru}");
     assert!(ru.contains("16\u{a0}384 Б"), "{ru}");
     // The .NET band's source is named in the page's language too.
