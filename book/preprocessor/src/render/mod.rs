@@ -286,16 +286,20 @@ fn machines(data: &Data) -> String {
 
 /// The shared pool's rounding of each request, computed by the lab at build time.
 fn bucket_table(sizes: &[&str]) -> Result<String, String> {
-    let mut html = String::from(
-        "\n\n<table class=\"lab-bucket-table\"><thead><tr><th>request</th><th>bucket</th>\
-         <th>buffer length</th><th>excess (of the request)</th></tr></thead><tbody>",
+    let mut html = format!(
+        "\n\n<table class=\"lab-bucket-table\"><thead><tr><th>{}</th><th>{}</th>\
+         <th>{}</th><th>{}</th></tr></thead><tbody>",
+        escape(&lab_text::t!("request")),
+        escape(&lab_text::t!("bucket")),
+        escape(&lab_text::t!("buffer length")),
+        escape(&lab_text::t!("excess (of the request)")),
     );
     for size in sizes {
         let request = wasm_lab::input::parse_size(size).map_err(|e| e.to_string())?;
         let c = wasm_lab::calc::calculate(request);
         let index = c.index.map_or_else(|| "—".to_string(), |i| i.to_string());
         let share = if c.wasted > 0 {
-            format!(" ({:.1} %)", c.excess_percent)
+            lab_text::tr::localize_figure(&format!(" ({:.1} %)", c.excess_percent))
         } else {
             String::new()
         };

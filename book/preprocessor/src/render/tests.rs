@@ -149,6 +149,15 @@ fn bucket_table_is_computed_by_the_lab() {
         out.contains("<td>1,025</td><td>7</td><td>2,048</td><td>1,023 (99.8 %)</td>"),
         "{out}"
     );
+    assert!(out.contains("<th>excess (of the request)</th>"), "{out}");
+    // A Russian page: its headings and its numbers (no-break-space groups, a decimal comma).
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("{{#bucket-table 1025}}", &data());
+    lab_text::tr::set_language("en");
+    let ru = ru.unwrap();
+    assert!(!ru.contains("request") && !ru.contains("bucket<"), "{ru}");
+    assert!(ru.contains("<td>1\u{a0}023 (99,8 %)</td>"), "{ru}");
 }
 
 #[test]
