@@ -123,6 +123,18 @@ fn tables_show_every_machine() {
         "{out}"
     );
     assert!(chapter("{{#fig-table nope}}", &d).unwrap_err()[0].contains("in no file"));
+    assert!(out.contains("<th>load before → after</th>"), "{out}");
+    // A Russian page: the machines' table's headings and numbers (a decimal comma, ГиБ).
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("{{#machines}}", &d);
+    lab_text::tr::set_language("en");
+    let ru = ru.unwrap();
+    assert!(
+        !ru.contains("load before") && !ru.contains(">memory<"),
+        "{ru}"
+    );
+    assert!(ru.contains(" ГиБ</td>") && !ru.contains(" GiB"), "{ru}");
 }
 
 #[test]
