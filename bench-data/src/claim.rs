@@ -49,6 +49,9 @@
 
 use std::fmt;
 
+use lab_text::tr::localize_figure;
+use lab_text::{t, tf};
+
 use crate::format::{citable, format_value, format_with_interval};
 
 /// The band of practical equivalence of the verdict rule: a ratio whose median is within ±5 % of
@@ -159,7 +162,8 @@ impl Mark {
     }
 }
 
-/// A claim's check: the mark and what the data shows, in words.
+/// A claim's check: the mark and what the data shows, in words: in this thread's language
+/// (`lab_text::tr`: the words, the numbers, the gate's notes), English byte for byte in English.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Check {
     pub mark: Mark,
@@ -243,7 +247,7 @@ impl Claim {
             Some(f) => self.check(f),
             None => Ok(Check {
                 mark: Mark::Missing,
-                shows: format!(
+                shows: tf!(
                     "no {} data of {}",
                     self.runtime.as_deref().unwrap_or("?"),
                     primary.machine.id
@@ -270,7 +274,7 @@ impl Claim {
         if keys.is_empty() {
             return Ok(Check {
                 mark: Mark::Missing,
-                shows: format!("no figure `{}` on {}", self.keys, file.machine.id),
+                shows: tf!("no figure `{}` on {}", self.keys, file.machine.id),
             });
         }
         let mut checks = Vec::with_capacity(keys.len());
@@ -286,14 +290,14 @@ impl Claim {
             .max()
             .unwrap_or(Mark::Missing);
         let shows = if worst == Mark::Holds {
-            format!("all {} hold", checks.len())
+            tf!("all {} hold", checks.len())
         } else {
             let bad: Vec<String> = checks
                 .iter()
                 .filter(|(_, c)| c.mark == worst)
                 .map(|(k, c)| format!("{k}: {}", c.shows))
                 .collect();
-            format!(
+            tf!(
                 "{} of {} hold; {}",
                 checks.iter().filter(|(_, c)| c.mark == Mark::Holds).count(),
                 checks.len(),
@@ -308,7 +312,7 @@ impl Claim {
         let Some(f) = file.figures.get(key) else {
             return Ok(Check {
                 mark: Mark::Missing,
-                shows: format!("no figure `{key}` on {}", file.machine.id),
+                shows: tf!("no figure `{}` on {}", key, file.machine.id),
             });
         };
         let other = match &self.bound {
@@ -317,7 +321,7 @@ impl Claim {
                 None => {
                     return Ok(Check {
                         mark: Mark::Missing,
-                        shows: format!("no figure `{k}` on {}", file.machine.id),
+                        shows: tf!("no figure `{}` on {}", k, file.machine.id),
                     });
                 }
             },
@@ -340,11 +344,11 @@ impl Claim {
         Ok(match worst {
             Some((i, w)) if w.mark > main.mark || w.mark != Mark::Holds => Check {
                 mark: w.mark.max(main.mark),
-                shows: format!("repetition {} of {}: {}", i + 1, reps.len(), w.shows),
+                shows: tf!("repetition {} of {}: {}", i + 1, reps.len(), w.shows),
             },
             _ => Check {
                 mark: main.mark,
-                shows: format!("{} (in all {} repetitions)", main.shows, reps.len()),
+                shows: tf!("{} (in all {} repetitions)", main.shows, reps.len()),
             },
         })
     }
@@ -356,7 +360,7 @@ impl Claim {
         other: Option<&Figure>,
         file: &RunFile,
     ) -> Result<Check, String> {
-        let measured = format_with_interval(f);
+        let measured = localize_figure(&format_with_interval(f));
         let done = |holds: bool, shows: String| {
             Ok(Check {
                 mark: if holds {
@@ -379,18 +383,19 @@ impl Claim {
                 if got == Direction::Unfit {
                     return Ok(Check {
                         mark: Mark::Open,
-                        shows: format!("{key} too noisy to say ({})", f.gate_note),
+                        shows: tf!("{} too noisy to say ({})", key, note(f)),
                     });
                 }
-                return done(got == want, verdict_words(f, "less", "more"));
+                let words = verdict_words(f, &t!("less"), &t!("more"));
+                return done(got == want, localize_figure(&words));
             }
             Op::Citable | Op::NotCitable => {
                 let is = citable(f);
                 let shows = format!(
                     "{} ({:?}: {})",
-                    if is { "citable" } else { "not citable" },
+                    if is { t!("citable") } else { t!("not citable") },
                     f.verdict,
-                    f.gate_note
+                    note(f)
                 );
                 return done(is == (self.op == Op::Citable), shows);
             }
@@ -425,13 +430,17 @@ impl Claim {
             };
             return Ok(Check {
                 mark: Mark::Open,
-                shows: format!("{} too noisy to say ({})", noisy.0, noisy.1.gate_note),
+                shows: tf!("{} too noisy to say ({})", noisy.0, note(noisy.1)),
             });
         }
         let against = match other {
-            Some(o) => format!("{} ({})", format_with_interval(o), self.bound_text()),
-            None if f.unit == Unit::Ratio => limit.to_string(),
-            None => format_value(f.unit, limit),
+            Some(o) => format!(
+                "{} ({})",
+                localize_figure(&format_with_interval(o)),
+                self.bound_text()
+            ),
+            None if f.unit == Unit::Ratio => localize_figure(&limit.to_string()),
+            None => localize_figure(&format_value(f.unit, limit)),
         };
         let (lo, hi) = match other {
             Some(o) => (o.low, o.high),
@@ -452,17 +461,16 @@ impl Claim {
         };
         let relation = match (self.op, holds) {
             (Op::Below | Op::Above | Op::Includes | Op::Excludes, _) => {
-                let side = if f.high < lo {
-                    "wholly below"
+                if f.high < lo {
+                    tf!("interval wholly below {}", against)
                 } else if f.low > hi {
-                    "wholly above"
+                    tf!("interval wholly above {}", against)
                 } else {
-                    "includes"
-                };
-                format!("interval {side} {against}")
+                    tf!("interval includes {}", against)
+                }
             }
             (op, true) => format!("{} {against}", op.as_str()),
-            (op, false) => format!("not {} {against}", op.as_str()),
+            (op, false) => tf!("not {} {}", op.as_str(), against),
         };
         done(holds, format!("{measured}: {relation}"))
     }
@@ -735,10 +743,14 @@ pub fn direction(f: &Figure, reference: f64) -> Direction {
     }
 }
 
+/// A figure's gate note in this thread's words and numbers (`crate::note_words`).
+fn note(f: &Figure) -> String {
+    localize_figure(&crate::note_words(&f.gate_note))
+}
+
 /// The words a verdict renders: `0.865× [0.864–0.871]: less time`. `less` and `more` are the
 /// sentence's words for each side (default "less time", "more time").
 pub fn verdict_words(f: &Figure, less: &str, more: &str) -> String {
-    use lab_text::{t, tf};
     let measured = format_with_interval(f);
     match direction(f, 1.0) {
         Direction::Less => format!("{measured}: {less}"),

@@ -258,13 +258,25 @@ impl Browser {
         if let Some(first) = windows.into_iter().next() {
             self.driver.switch_to_window(first).await?;
         }
+        // The book's storage is cleared from a document of its own origin, by script: done when
+        // the script returns. (DevTools' `Storage.clearDataForOrigin` answers before the
+        // clearing is done, and a late clearing wiped what the next test had just stored.) The
+        // document is mdBook's table of contents for readers without scripts: it runs none.
+        self.driver.goto(format!("{}toc.html", self.base)).await?;
+        let left: Vec<u64> = self
+            .driver
+            .execute(
+                "localStorage.clear(); sessionStorage.clear(); \
+                 return [localStorage.length, sessionStorage.length];",
+                vec![],
+            )
+            .await?
+            .convert()?;
+        if left != [0, 0] {
+            bail!("the book's storage did not clear: {left:?} entries are left");
+        }
+        self.driver.delete_all_cookies().await?;
         self.driver.goto("about:blank").await?;
-        let origin = self.base.trim_end_matches('/').to_string();
-        self.devtools(
-            "Storage.clearDataForOrigin",
-            json!({ "origin": origin, "storageTypes": "all" }),
-        )
-        .await?;
         // A test may have emulated print media (the printed quizzes): the next one reads the
         // screen.
         self.emulate_media("").await?;
@@ -377,15 +389,34 @@ impl Browser {
         Ok(Browser::find(root, id).await?.text().await?)
     }
 
-    /// Replaces an input's text by typing, as a reader does.
+    /// Replaces an input's text by typing, as a reader does. Each keystroke goes to the field
+    /// as it is found then: a widget redraws after every `input`, and an element found before
+    /// a redraw can be gone by the next keystroke (under load, a stale element). A field
+    /// replaced mid-way is typed into again from the start (select-all + delete makes that
+    /// repeatable), at most a few times.
     pub async fn type_into(root: &WebElement, id: &str, text: &str) -> Result<()> {
-        let input = Browser::find(root, id).await?;
+        let mut attempts = 0;
+        loop {
+            match Browser::type_once(root, id, text).await {
+                Err(e) if is_stale(&e) && attempts < 4 => attempts += 1,
+                done => return done.with_context(|| format!("typing {text:?} into {id}")),
+            }
+        }
+    }
+
+    async fn type_once(root: &WebElement, id: &str, text: &str) -> Result<()> {
         // Select-all + delete, like a reader's keystrokes: it fires `input` (WebDriver's
         // `clear` does not).
-        input.send_keys(Key::Control + "a").await?;
-        input.send_keys(Key::Backspace).await?;
+        Browser::find(root, id)
+            .await?
+            .send_keys(Key::Control + "a")
+            .await?;
+        Browser::find(root, id)
+            .await?
+            .send_keys(Key::Backspace)
+            .await?;
         if !text.is_empty() {
-            input.send_keys(text).await?;
+            Browser::find(root, id).await?.send_keys(text).await?;
         }
         Ok(())
     }
@@ -419,6 +450,11 @@ impl Drop for Browser {
         drop(self.exit_pipe.take());
         let _ = self.chromedriver.wait();
     }
+}
+
+/// Whether a WebDriver call failed because its element left the page (a redraw replaced it).
+pub fn is_stale(e: &anyhow::Error) -> bool {
+    format!("{e:#}").to_lowercase().contains("stale element")
 }
 
 /// Checks every cited figure and every claim on the open page against the primary machine's

@@ -2,7 +2,8 @@
 //! each translation gets this. Every page loads in its language with no error and every widget
 //! and quiz mounts; one quiz per chapter is graded wrong, then right; the language picker
 //! lands on the same page (and section) in the other language; the search finds a Russian and a
-//! Thai word; a Russian page groups a number the Russian way.
+//! Thai word; a Russian page groups a number the Russian way; mdBook's own buttons, the charts'
+//! axes and the instructors' claims report read in the page's language.
 
 use anyhow::{Result, ensure};
 use e2e::Browser;
@@ -206,6 +207,114 @@ async fn a_russian_page_groups_numbers_the_russian_way() -> Result<()> {
         "en: the buffer length reads {length:?}"
     );
     Ok(())
+}
+
+/// The text of the open page's first `selector`, as the DOM holds it (collapsed tables too).
+async fn text_of(b: &Browser, selector: &str) -> Result<String> {
+    Ok(b.driver
+        .find(By::Css(selector))
+        .await?
+        .prop("textContent")
+        .await?
+        .unwrap_or_default())
+}
+
+/// What a Russian page shows around the prose is Russian too (issue 24): mdBook's buttons (written
+/// at build time, so the attributes are the built page's) and its code blocks' copy button, the
+/// cliff chart's named positions, a byte axis's decimal units and what the claims report says
+/// the data shows.
+#[tokio::test]
+async fn a_russian_page_has_no_english_from_mdbook_the_charts_or_the_report() -> Result<()> {
+    lab_text::tr::set_catalogs(mdbook_lab::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let words = |e: &str| lab_text::tr::dynamic(e).to_string();
+    let (toc, next, light, first, copy) = (
+        words("Toggle Table of Contents"),
+        words("Next chapter"),
+        words("Light"),
+        words("the first one"),
+        words("Copy to clipboard"),
+    );
+    lab_text::tr::set_language("en");
+    let b = e2e::session().await?;
+    b.open("ru/cliff.html").await?;
+    let attr = |selector: &'static str, name: &'static str| {
+        let b = &b;
+        async move {
+            let e = b.driver.find(By::Css(selector)).await?;
+            Ok::<_, anyhow::Error>(e.attr(name).await?.unwrap_or_default())
+        }
+    };
+    let got = attr("#mdbook-sidebar-toggle", "title").await?;
+    ensure!(
+        got == toc,
+        "the contents button is titled {got:?}, not {toc:?}"
+    );
+    let got = attr("a.nav-chapters.next", "aria-label").await?;
+    ensure!(got == next, "the next-chapter link is labelled {got:?}");
+    let got = text_of(&b, "#mdbook-theme-light").await?;
+    ensure!(got.trim() == light, "the light theme is named {got:?}");
+    // A code block's copy button, which mdBook's script adds.
+    let got = attr("main pre .clip-button", "title").await?;
+    ensure!(got == copy, "a code block's copy button is titled {got:?}");
+    let chart = text_of(&b, "[data-chart=\"cliff\"]").await?;
+    for english in ["the first one", "again, after a free"] {
+        ensure!(!chart.contains(english), "the cliff chart says {english:?}");
+    }
+    ensure!(
+        chart.contains(&first),
+        "the cliff chart does not name {first:?}"
+    );
+    b.open("ru/chunking.html").await?;
+    let chart = text_of(&b, "[data-chart=\"chunking-bytes\"] svg").await?;
+    ensure!(
+        chart.contains("кБ") || chart.contains("МБ"),
+        "the byte axis has no кБ or МБ: {chart:?}"
+    );
+    ensure!(
+        !chart.contains(" kB") && !chart.contains(" MB"),
+        "the byte axis writes kB or MB: {chart:?}"
+    );
+    b.open("ru/instructors.html").await?;
+    let report = text_of(&b, ".lab-claims-report tbody").await?;
+    for english in [
+        "interval wholly",
+        " hold",
+        "in all ",
+        "no figure",
+        "too noisy",
+    ] {
+        ensure!(
+            !report.contains(english),
+            "the claims report says {english:?}"
+        );
+    }
+    // English is as mdBook writes it.
+    b.open("cliff.html").await?;
+    let got = attr("#mdbook-sidebar-toggle", "title").await?;
+    ensure!(got == "Toggle Table of Contents", "English: {got:?}");
+    b.assert_no_errors().await?;
+    // Written at build time: a reader without scripts gets the same words.
+    let plain = Browser::start_with(&["--blink-settings=scriptEnabled=false"]).await?;
+    plain.open_static("ru/cliff.html").await?;
+    let got = plain
+        .driver
+        .find(By::Css("#mdbook-theme-toggle"))
+        .await?
+        .attr("aria-label")
+        .await?
+        .unwrap_or_default();
+    let theme = {
+        lab_text::tr::set_language("ru");
+        let w = words("Change theme");
+        lab_text::tr::set_language("en");
+        w
+    };
+    ensure!(
+        got == theme,
+        "without scripts the theme button is labelled {got:?}"
+    );
+    plain.quit().await
 }
 
 /// Three chapters per language: no sideways scroll on a phone (Thai breaks lines between

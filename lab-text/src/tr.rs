@@ -304,7 +304,8 @@ pub fn dynamic(msgid: &str) -> &str {
 /// the way this thread's language writes numbers and units. The figure formatter itself stays
 /// in one notation, which the claims and tests read back; this is its last step for a reader.
 /// English and Thai (whose articles write `1,048,576` and `ns`) are unchanged; Russian gets
-/// no-break-space groups, a decimal comma and its unit abbreviations (нс, мкс, мс, Б).
+/// no-break-space groups, a decimal comma and its unit abbreviations (нс, мкс, мс, Б, КиБ, and
+/// the decimal кБ, МБ, ГБ of the charts' axes).
 pub fn localize_figure(text: &str) -> String {
     if !russian_numbers() {
         return text.to_string();
@@ -338,6 +339,9 @@ pub fn localize_figure(text: &str) -> String {
             "KiB" => Some("КиБ"),
             "MiB" => Some("МиБ"),
             "GiB" => Some("ГиБ"),
+            "kB" => Some("кБ"),
+            "MB" => Some("МБ"),
+            "GB" => Some("ГБ"),
             _ => None,
         };
         words.push(match unit {
@@ -536,8 +540,13 @@ mod tests {
         );
         assert_eq!(localize_figure("12.3 ns, 4 µs (B)"), "12,3 нс, 4 мкс (Б)");
         assert_eq!(localize_figure("Bytes, 1.5"), "Bytes, 1,5");
+        assert_eq!(
+            localize_figure("1 kB, 2 MB, 4 GB, 8 KiB"),
+            "1 кБ, 2 МБ, 4 ГБ, 8 КиБ"
+        );
         set_language("th");
         assert_eq!(localize_figure("1,048,576 B"), "1,048,576 B");
+        assert_eq!(localize_figure("1 kB, 2 MB"), "1 kB, 2 MB");
         set_language("en");
     }
 

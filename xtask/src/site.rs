@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use crate::{cmd, tools};
 
@@ -221,6 +221,7 @@ fn build_book(root: &Path) -> Result<PathBuf> {
         book.build()
             .with_context(|| format!("the book did not build in {}", language.name))?;
         if language.code != "en" {
+            chrome(&site.join(language.code), language.code)?;
             let sections = crate::search::write(&site.join(language.code))?;
             println!("{}: {sections} sections in its search", language.code);
         }
@@ -246,6 +247,59 @@ fn build_book(root: &Path) -> Result<PathBuf> {
             .join(", ")
     );
     Ok(site)
+}
+
+/// mdBook's own words (its template's labels, tooltips, theme names, help and 404 page, and its
+/// script's code-block buttons) in a translated site's language, written into each of its pages
+/// and its `book-<hash>.js` (`mdbook_lab::chrome`), so the template's read right without scripts. A text the template no longer writes is an error: mdBook changed
+/// its words, and the list must follow.
+fn chrome(dir: &Path, code: &str) -> Result<()> {
+    lab_text::tr::set_catalogs(mdbook_lab::translate::CATALOGS);
+    lab_text::tr::set_language(code);
+    let result = chrome_pages(dir);
+    lab_text::tr::set_language("en");
+    let (found, found_in_script) = result?;
+    let missing: Vec<&str> = mdbook_lab::chrome::texts()
+        .zip(&found)
+        .chain(mdbook_lab::chrome::script_texts().zip(&found_in_script))
+        .filter(|(_, n)| **n == 0)
+        .map(|(t, _)| t)
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "mdBook's template no longer writes {missing:?} in {}: update \
+             book/preprocessor/src/chrome.rs",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+fn chrome_pages(dir: &Path) -> Result<(Vec<usize>, Vec<usize>)> {
+    let mut found = vec![0; mdbook_lab::chrome::texts().count()];
+    let mut found_in_script = vec![0; mdbook_lab::chrome::script_texts().count()];
+    let mut pages = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if path.extension().is_some_and(|x| x == "html") {
+            pages.push(path);
+        } else if name.starts_with("book-") && name.ends_with(".js") {
+            // mdBook's script, named by its hash: one per site.
+            let js =
+                std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
+            let translated = mdbook_lab::chrome::script(&js, &mut found_in_script);
+            std::fs::write(&path, translated).with_context(|| format!("{}", path.display()))?;
+        }
+    }
+    for path in pages {
+        let html = std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
+        let translated = mdbook_lab::chrome::page(&html, &mut found);
+        if translated != html {
+            std::fs::write(&path, translated).with_context(|| format!("{}", path.display()))?;
+        }
+    }
+    Ok((found, found_in_script))
 }
 
 /// One language's build: its `book.language` (which the preprocessor translates into and mdBook

@@ -407,3 +407,71 @@ fn a_claim_on_a_runtime_is_decided_by_that_runtimes_file() {
     let d = Direction::Same.claim("r.same").on(Some("wasm32"));
     assert_eq!(d.to_string(), "r.same same on=wasm32");
 }
+
+/// What the data shows reads in the page's language (the instructors' claims report): its
+/// words from the catalog, its numbers with a decimal comma on a Russian page; English stays
+/// as it was.
+#[test]
+fn what_the_data_shows_follows_the_pages_language() {
+    use lab_text::tr;
+    let shows = |claim: &str| {
+        Claim::parse_text(claim)
+            .unwrap()
+            .check(&file())
+            .unwrap()
+            .shows
+    };
+    let english = [
+        shows("r.less below 0.9"),
+        shows("r.more < 2"),
+        shows("r.{less,same} below 1"),
+        shows("no.such < 1"),
+    ];
+    assert_eq!(
+        english[0],
+        "0.865× [0.864–0.871]: interval wholly below 0.9"
+    );
+    assert_eq!(english[1], "62.0× [61.2–62.7]: not < 2");
+    tr::set_language("ru");
+    let pairs: &[(&str, &str)] = &[
+        ("interval wholly above {}", "интервал целиком выше {}"),
+        ("interval wholly below {}", "интервал целиком ниже {}"),
+        ("not {} {}", "не {} {}"),
+        ("{} of {} hold; {}", "выполняются {} из {}; {}"),
+        ("no figure `{}` on {}", "нет показателя `{}` на {}"),
+    ];
+    let entries: Vec<_> = pairs
+        .iter()
+        .map(|(en, ru)| (tr::key(en), vec![ru.to_string()]))
+        .collect();
+    tr::install_file(&tr::strings_file(&entries).unwrap());
+    let russian = [
+        shows("r.less below 0.9"),
+        shows("r.more < 2"),
+        shows("r.{less,same} below 1"),
+        shows("no.such < 1"),
+    ];
+    tr::install_file("");
+    tr::set_language("en");
+    assert_eq!(
+        russian[0],
+        "0,865× [0,864–0,871]: интервал целиком ниже 0,9"
+    );
+    assert_eq!(russian[1], "62,0× [61,2–62,7]: не < 2");
+    assert!(
+        russian[2].starts_with("выполняются 1 из 2; r.same: "),
+        "{}",
+        russian[2]
+    );
+    assert!(
+        russian[2].contains(": 0,950× [0,910–1,01]: "),
+        "{}",
+        russian[2]
+    );
+    assert_eq!(
+        russian[3],
+        format!("нет показателя `no.such` на {}", file().machine.id)
+    );
+    // English again, as before the Russian page.
+    assert_eq!(english[0], shows("r.less below 0.9"));
+}

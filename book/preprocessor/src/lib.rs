@@ -40,6 +40,7 @@ use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
+pub mod chrome;
 pub mod claims;
 #[doc(hidden)]
 pub mod data;

@@ -87,12 +87,13 @@ fn unescape_directives(text: &str) -> String {
 }
 
 /// The elements of a chapter's raw HTML whose text readers read (`<summary>` of a folded
-/// section, and the `<title>`, `<text>` and `<tspan>` of an inline SVG drawing): mdbook-xgettext
+/// section, and the `<title>`, `<desc>`, `<text>` and `<tspan>` of an inline SVG drawing; a
+/// screen reader reads the `<desc>`): mdbook-xgettext
 /// extracts only Markdown, so `cargo xtask i18n` adds these to the template and [`translate`]
 /// puts their translations in place.
-const HTML_TEXT: &[&str] = &["summary", "title", "text", "tspan"];
+const HTML_TEXT: &[&str] = &["summary", "title", "desc", "text", "tspan"];
 
-/// Each translatable text inside the `HTML_TEXT` elements (summary, title, text, tspan) of `markdown`: its byte range and
+/// Each translatable text inside the `HTML_TEXT` elements (summary, title, desc, text, tspan) of `markdown`: its byte range and
 /// its text (trimmed; an element holding other elements, or only digits and punctuation, is
 /// skipped).
 pub fn html_texts(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
@@ -290,8 +291,15 @@ pub fn picker(language: &str, path: &str) -> String {
     if language != "en" {
         to_english.push_str("../");
     }
-    let mut html = String::from(
-        "<nav class=\"lab-lang\" aria-label=\"Language\" data-testid=\"language-picker\"><ul>",
+    // The picker's name in the page's language (the lab's catalog; the chapter's language is
+    // not yet this thread's while the chapters are translated).
+    let was = lab_text::tr::language().code;
+    lab_text::tr::set_catalogs(CATALOGS);
+    lab_text::tr::set_language(language);
+    let name = lab_text::html::escape(lab_text::tr::dynamic(lab_text::n!("Language")));
+    lab_text::tr::set_language(was);
+    let mut html = format!(
+        "<nav class=\"lab-lang\" aria-label=\"{name}\" data-testid=\"language-picker\"><ul>"
     );
     for l in lab_text::lang::LANGUAGES {
         let folder = if l.code == "en" {
@@ -352,6 +360,10 @@ mod tests {
             th.contains("href=\"../th/capacity.html\" lang=\"th\" hreflang=\"th\" aria-current")
         );
         assert!(picker("ru", "README.md").contains("href=\"../index.html\""));
+        // Named in the page's language; English as before.
+        assert!(en.contains("aria-label=\"Language\""), "{en}");
+        assert!(!th.contains("aria-label=\"Language\""), "{th}");
+        assert_eq!(lab_text::tr::language().code, "en");
     }
 
     #[test]
@@ -375,7 +387,8 @@ mod tests {
     #[test]
     fn html_texts_are_the_summaries_and_the_drawings_words() {
         let md = "<details><summary>Instructor notes</summary>\n<textarea>no</textarea>\n\
-                  <svg><title id=\"t\">The life of a buffer</title><text x=\"1\"><tspan x=\"1\">Rent it</tspan>\
+                  <svg><title id=\"t\">The life of a buffer</title><desc id=\"d\">Rent, then return.</desc>\
+                  <text x=\"1\"><tspan x=\"1\">Rent it</tspan>\
                   <tspan dy=\"15\">then return</tspan></text><text>12</text></svg>";
         let texts: Vec<String> = html_texts(md).into_iter().map(|t| t.1).collect();
         assert_eq!(
@@ -383,6 +396,7 @@ mod tests {
             [
                 "Instructor notes",
                 "The life of a buffer",
+                "Rent, then return.",
                 "Rent it",
                 "then return"
             ]

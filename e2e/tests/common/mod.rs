@@ -40,14 +40,22 @@ pub async fn choose(root: &WebElement, id: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
-/// Asserts the widget shows `says` in its error element, visibly.
+/// Asserts the widget shows `says` in its error element, visibly. The element is found again
+/// if a redraw replaced it between the two reads.
 pub async fn error_says(root: &WebElement, id: &str, says: &str) -> Result<()> {
-    let e = Browser::find(root, id).await?;
-    ensure!(
-        e.is_displayed().await?,
-        "{id}: no message shown (wanted {says:?})"
-    );
-    let t = e.text().await?;
+    let read = || async {
+        let e = Browser::find(root, id).await?;
+        let shown = e.is_displayed().await?;
+        Ok::<_, anyhow::Error>((shown, e.text().await?))
+    };
+    let mut attempts = 0;
+    let (shown, t) = loop {
+        match read().await {
+            Err(e) if e2e::is_stale(&e) && attempts < 4 => attempts += 1,
+            read => break read?,
+        }
+    };
+    ensure!(shown, "{id}: no message shown (wanted {says:?})");
     ensure!(t.contains(says), "{id}: {t:?} does not say {says:?}");
     Ok(())
 }

@@ -292,15 +292,29 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
 }
 
 fn machines(data: &Data) -> String {
-    let mut html = String::from(
-        "\n\n<table class=\"lab-machines\"><thead><tr><th>machine</th><th>CPU</th><th>cores</th>\
-         <th>memory</th><th>OS, kernel, libc</th><th>rustc</th><th>commit</th><th>date</th>\
-         <th>load before → after</th><th>mode</th><th>runtime</th><th>repetitions</th><th>code</th></tr></thead><tbody>",
-    );
+    let mut html = String::from("\n\n<table class=\"lab-machines\"><thead><tr>");
+    for heading in [
+        lab_text::t!("machine"),
+        lab_text::t!("CPU"),
+        lab_text::t!("cores"),
+        lab_text::t!("memory"),
+        lab_text::t!("OS, kernel, libc"),
+        lab_text::t!("rustc"),
+        lab_text::t!("commit"),
+        lab_text::t!("date"),
+        lab_text::t!("load before → after"),
+        lab_text::t!("mode"),
+        lab_text::t!("runtime"),
+        lab_text::t!("repetitions"),
+        lab_text::t!("code"),
+    ] {
+        html.push_str(&format!("<th>{}</th>", escape(&heading)));
+    }
+    html.push_str("</tr></thead><tbody>");
     let rows = data
         .files()
         .iter()
-        .map(|f| (f, "current".to_string()))
+        .map(|f| (f, lab_text::t!("current").into_owned()))
         .chain(data.older().iter().map(|(f, why)| (f, why.clone())));
     for (f, status) in rows {
         let (m, r) = (&f.machine, &f.run);
@@ -309,21 +323,26 @@ fn machines(data: &Data) -> String {
             r.fingerprint.as_deref().unwrap_or("no fingerprint")
         );
         html.push_str(&format!(
-            "<tr data-machine=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{:.1} GiB</td><td>{}, {}, {}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{:.2} → {:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr data-machine=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}, {}, {}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&f.stem()),
             escape(&m.id),
             escape(&m.cpu_model),
             m.logical_cores,
-            m.memory_bytes as f64 / (1u64 << 30) as f64,
+            lab_text::tr::localize_figure(&format!(
+                "{:.1} GiB",
+                m.memory_bytes as f64 / (1u64 << 30) as f64
+            )),
             escape(&m.os),
             escape(&m.kernel),
             escape(&m.libc),
             escape(&r.rustc),
             escape(r.commit.get(..10).unwrap_or(&r.commit)),
             escape(&r.date),
-            r.load_before[0],
-            r.load_after[0],
+            lab_text::tr::localize_figure(&format!(
+                "{:.2} → {:.2}",
+                r.load_before[0], r.load_after[0]
+            )),
             escape(&r.mode),
             escape(&format!("{} ({})", r.runtime, r.allocator)),
             r.repetitions,
@@ -339,16 +358,20 @@ fn machines(data: &Data) -> String {
 
 /// The shared pool's rounding of each request, computed by the lab at build time.
 fn bucket_table(sizes: &[&str]) -> Result<String, String> {
-    let mut html = String::from(
-        "\n\n<table class=\"lab-bucket-table\"><thead><tr><th>request</th><th>bucket</th>\
-         <th>buffer length</th><th>excess (of the request)</th></tr></thead><tbody>",
+    let mut html = format!(
+        "\n\n<table class=\"lab-bucket-table\"><thead><tr><th>{}</th><th>{}</th>\
+         <th>{}</th><th>{}</th></tr></thead><tbody>",
+        escape(&lab_text::t!("request")),
+        escape(&lab_text::t!("bucket")),
+        escape(&lab_text::t!("buffer length")),
+        escape(&lab_text::t!("excess (of the request)")),
     );
     for size in sizes {
         let request = wasm_lab::input::parse_size(size).map_err(|e| e.to_string())?;
         let c = wasm_lab::calc::calculate(request);
         let index = c.index.map_or_else(|| "—".to_string(), |i| i.to_string());
         let share = if c.wasted > 0 {
-            format!(" ({:.1} %)", c.excess_percent)
+            lab_text::tr::localize_figure(&format!(" ({:.1} %)", c.excess_percent))
         } else {
             String::new()
         };

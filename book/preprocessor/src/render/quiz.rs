@@ -52,8 +52,11 @@ pub fn quiz(id: &str, options: &[&str], data: &Data, key: &mut Key) -> Result<St
     let printed = printed(spec, kinds.as_deref(), &page, key)?;
     Ok(format!(
         "\n\n<div class=\"lab-quiz\" data-lab-quiz=\"{id}\" data-testid=\"{testid}\"{attr} data-page=\"{}\">\
-         <p class=\"lab-loading\">Loading the quiz… (it needs JavaScript and WebAssembly)</p></div>\n{printed}\n\n",
-        escape(&page.to_json())
+         <p class=\"lab-loading\">{}</p></div>\n{printed}\n\n",
+        escape(&page.to_json()),
+        escape(&lab_text::t!(
+            "Loading the quiz… (it needs JavaScript and WebAssembly)"
+        ))
     ))
 }
 
@@ -156,9 +159,13 @@ pub fn answer_key(key: &Key) -> String {
 
 /// `{{#lab-progress}}`: the progress page's mount point.
 pub fn progress() -> String {
-    "\n\n<div class=\"lab-progress\" data-lab-progress=\"\" data-testid=\"progress\">\
-     <p class=\"lab-loading\">Loading your progress… (it needs JavaScript and WebAssembly)</p></div>\n\n"
-        .into()
+    format!(
+        "\n\n<div class=\"lab-progress\" data-lab-progress=\"\" data-testid=\"progress\">\
+         <p class=\"lab-loading\">{}</p></div>\n\n",
+        escape(&lab_text::t!(
+            "Loading your progress… (it needs JavaScript and WebAssembly)"
+        ))
+    )
 }
 
 #[cfg(test)]
@@ -168,6 +175,20 @@ mod tests {
     use super::*;
     use wasm_lab::chapter::why_pool::quiz::AT_1_MIB;
     use wasm_lab::quiz::{Ask, Page};
+
+    /// The line a mount point shows until the lab loads (or for good, without scripts) is in
+    /// the page's language.
+    #[test]
+    fn the_loading_line_is_in_the_pages_language() {
+        lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+        lab_text::tr::set_language("ru");
+        let ru = progress();
+        lab_text::tr::set_language("en");
+        assert!(
+            progress().contains(">Loading your progress… (it needs JavaScript and WebAssembly)<")
+        );
+        assert!(!ru.contains("Loading") && ru.contains("JavaScript"), "{ru}");
+    }
 
     const KEY: &str = "rent_return.1048576.pool_write_vs_fresh_vec_write";
 

@@ -123,6 +123,18 @@ fn tables_show_every_machine() {
         "{out}"
     );
     assert!(chapter("{{#fig-table nope}}", &d).unwrap_err()[0].contains("in no file"));
+    assert!(out.contains("<th>load before → after</th>"), "{out}");
+    // A Russian page: the machines' table's headings and numbers (a decimal comma, ГиБ).
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("{{#machines}}", &d);
+    lab_text::tr::set_language("en");
+    let ru = ru.unwrap();
+    assert!(
+        !ru.contains("load before") && !ru.contains(">memory<"),
+        "{ru}"
+    );
+    assert!(ru.contains(" ГиБ</td>") && !ru.contains(" GiB"), "{ru}");
 }
 
 #[test]
@@ -149,6 +161,15 @@ fn bucket_table_is_computed_by_the_lab() {
         out.contains("<td>1,025</td><td>7</td><td>2,048</td><td>1,023 (99.8 %)</td>"),
         "{out}"
     );
+    assert!(out.contains("<th>excess (of the request)</th>"), "{out}");
+    // A Russian page: its headings and its numbers (no-break-space groups, a decimal comma).
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("{{#bucket-table 1025}}", &data());
+    lab_text::tr::set_language("en");
+    let ru = ru.unwrap();
+    assert!(!ru.contains("request") && !ru.contains("bucket<"), "{ru}");
+    assert!(ru.contains("<td>1\u{a0}023 (99,8 %)</td>"), "{ru}");
 }
 
 #[test]

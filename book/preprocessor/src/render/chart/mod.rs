@@ -96,7 +96,7 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                 legend: lab_text::tf!(
                     "{} ({}; a .NET reference, not measured here)",
                     lab_text::tr::get_dynamic(edge.label),
-                    edge.source
+                    lab_text::tr::dynamic(edge.source)
                 ),
             }),
             Mark::Figure { key, label } => {
@@ -166,7 +166,10 @@ fn lookup(
         ));
         Ok((
             Some(f.unit),
-            Point::Gated(bench_data::note_words(&f.gate_note)),
+            // In the page's words and numbers (a decimal comma on a Russian page).
+            Point::Gated(lab_text::tr::localize_figure(&bench_data::note_words(
+                &f.gate_note,
+            ))),
         ))
     }
 }
@@ -174,12 +177,17 @@ fn lookup(
 /// How an x position is named in the table and the notes.
 fn x_name(spec: &Chart, x: &specs::X) -> String {
     if !x.name.is_empty() {
-        return x.name.to_string();
+        return lab_text::tr::get_dynamic(x.name);
     }
     match spec.x.scale {
-        Scale::Bytes => format!("{} B", lab_text::group_digits(x.at as u64)),
+        Scale::Bytes => bytes(x.at),
         Scale::Count | Scale::Ratio => lab_text::group_digits(x.at as u64),
     }
+}
+
+/// A size in bytes as the page's language writes it (`16,384 B`, `16 384 Б`).
+fn bytes(at: f64) -> String {
+    lab_text::tr::localize_figure(&format!("{} B", lab_text::group_digits(at as u64)))
 }
 
 fn swatch(class: &str) -> String {
@@ -244,7 +252,7 @@ fn html(
             escape(&lab_text::tf!(
                 "{} ({}; .NET reference results, not measured here)",
                 lab_text::tr::get_dynamic(band.label),
-                band.source
+                lab_text::tr::dynamic(band.source)
             ))
         ));
     }
@@ -310,8 +318,9 @@ fn html(
         out.push_str("<p class=\"lab-chart-note\" data-testid=\"chart-note\">");
         let notes = notes.join("; ");
         let mut chars = notes.chars();
+        // A capital in every script that has one («Пропуск», not «пропуск»).
         if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
+            out.extend(first.to_uppercase());
             out.push_str(chars.as_str());
         }
         out.push_str(".</p>");
@@ -336,15 +345,15 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
         for ((key, unit, point), x) in l.points.iter().zip(spec.xs) {
             let (value, interval) = match (point, unit) {
                 (Point::Value { v, low, high }, Some(unit)) => (
-                    format_value(*unit, *v),
+                    lab_text::tr::localize_figure(&format_value(*unit, *v)),
                     if high > low {
-                        format!(
+                        lab_text::tr::localize_figure(&format!(
                             "{} – {}",
                             format_value(*unit, *low),
                             format_value(*unit, *high)
-                        )
+                        ))
                     } else {
-                        "exact".to_string()
+                        lab_text::t!("exact").into_owned()
                     },
                 ),
                 (Point::Gated(why), _) => (
@@ -370,11 +379,11 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                 "<tr class=\"lab-chart-reference\"><td>{}</td><td>{} (.NET, {})</td>\
                  <td>{} – {}</td><td>{}</td></tr>",
                 match spec.x.scale {
-                    Scale::Bytes => format!("{} B", lab_text::group_digits(*x as u64)),
+                    Scale::Bytes => bytes(*x),
                     _ => lab_text::group_digits(*x as u64),
                 },
                 escape(&lab_text::tr::get_dynamic(band.label)),
-                escape(band.source),
+                escape(lab_text::tr::dynamic(band.source)),
                 lab_text::tr::localize_figure(&format_value(unit, *low)),
                 lab_text::tr::localize_figure(&format_value(unit, *high)),
                 escape(&lab_text::t!("reference result"))

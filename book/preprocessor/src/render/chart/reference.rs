@@ -10,7 +10,7 @@ use lab_text::n;
 pub struct Band {
     /// What the band is, as the legend names it.
     pub label: &'static str,
-    /// The article, by title.
+    /// The article, by title (`n!`: the legend writes it in the page's language).
     pub source: &'static str,
     /// `(x, low, high)`.
     pub points: &'static [(f64, f64, f64)],
@@ -23,7 +23,9 @@ pub struct Edge {
     pub x: f64,
 }
 
-const RUSSIAN_ARRAYPOOL: &str = "the Russian article «Бенчмаркая ArrayPool: подстава при копировании потоков — 131 072 байта в LOH»";
+const RUSSIAN_ARRAYPOOL: &str = n!(
+    "the Russian article «Бенчмаркая ArrayPool: подстава при копировании потоков — 131 072 байта в LOH»"
+);
 
 /// Rent + return with clearing ÷ without, four machines, .NET 10.
 pub const DOTNET_CLEARING: Band = Band {
@@ -47,6 +49,8 @@ pub const DOTNET_LOWER_BOUND: Band = Band {
 /// .NET puts an array of 85,000 bytes or more (its 24-byte header included) in the LOH.
 pub const DOTNET_LOH: Edge = Edge {
     label: n!(".NET LOH edge 85,000"),
-    source: "the .NET runtime's large-object threshold, as the Russian article on Enumerable.Chunk with large batches states it",
+    source: n!(
+        "the .NET runtime's large-object threshold, as the Russian article on Enumerable.Chunk with large batches states it"
+    ),
     x: 85_000.0,
 };

@@ -30,7 +30,8 @@ pub struct Axis {
 pub struct X {
     pub at: f64,
     pub key: &'static str,
-    /// A name for a categorical axis; empty for a numeric one (the tick shows `at`).
+    /// A name for a categorical axis (`n!`: drawn in the page's language); empty for a numeric
+    /// one (the tick shows `at`).
     pub name: &'static str,
 }
 
@@ -405,12 +406,12 @@ pub const CHARTS: &[Chart] = &[
             X {
                 at: 0.0,
                 key: "first_above",
-                name: "the first one",
+                name: n!("the first one"),
             },
             X {
                 at: 1.0,
                 key: "after_free",
-                name: "again, after a free",
+                name: n!("again, after a free"),
             },
         ],
         series: &[

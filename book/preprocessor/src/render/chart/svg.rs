@@ -215,7 +215,7 @@ fn x_span(spec: &Chart, extra: &[f64]) -> Span {
                     scale => tick(scale, x.at),
                 }
             } else {
-                x.name.to_string()
+                lab_text::tr::get_dynamic(x.name)
             };
             (t(x.at), if i % every == 0 { label } else { String::new() })
         })

@@ -216,3 +216,54 @@ fn ticks_follow_the_pages_language() {
         )
     );
 }
+
+/// Decimal sizes read as the page's language writes them: `кБ`, `МБ`, `ГБ` on a Russian page;
+/// Thai keeps the Latin abbreviations, as its catalog does for `KiB`.
+#[test]
+fn decimal_byte_ticks_follow_the_pages_language() {
+    use super::specs::Scale;
+    use super::svg::tick;
+    let ticks = || [1e3, 1e6, 1e9].map(|v| tick(Scale::Bytes, v));
+    assert_eq!(ticks(), ["1 kB", "1 MB", "1 GB"]);
+    lab_text::tr::set_language("ru");
+    let ru = ticks();
+    lab_text::tr::set_language("th");
+    let th = ticks();
+    lab_text::tr::set_language("en");
+    assert_eq!(ru, ["1 кБ", "1 МБ", "1 ГБ"]);
+    assert_eq!(th, ["1 kB", "1 MB", "1 GB"]);
+}
+
+/// On a Russian page a gap's note and the table mirror write the page's numbers (a decimal
+/// comma, `Б`), a categorical axis names its positions and a .NET band its source in the
+/// page's words.
+#[test]
+fn notes_tables_and_named_positions_follow_the_pages_language() {
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    let data = Data::from_files(vec![file(
+        "m-one",
+        "2026-11-30T10:00:00Z",
+        &clearing(1.0, &[16384]),
+    )]);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("{{#chart clearing}}", &data);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
+    let committed = Data::load(&dir, None).unwrap();
+    let cliff = chapter("{{#chart cliff}}", &committed);
+    lab_text::tr::set_language("en");
+    let (ru, cliff) = (ru.unwrap(), cliff.unwrap());
+    assert!(ru.contains("шум 40,0 %"), "{ru}");
+    assert!(ru.contains("data-testid=\"chart-note\">Пропуск"), "{ru}");
+    assert!(!ru.contains("40.0"), "{ru}");
+    assert!(ru.contains("16\u{a0}384 Б"), "{ru}");
+    // The .NET band's source is named in the page's language too.
+    assert!(!ru.contains("the Russian article"), "{ru}");
+    for (_, _, value) in rows(&ru) {
+        assert!(!value.contains('.'), "{value}");
+    }
+    for english in ["the first one", "again, after a free", ">exact<"] {
+        assert!(!cliff.contains(english), "{english}: {cliff}");
+    }
+    let en = chapter("{{#chart cliff}}", &committed).unwrap();
+    assert!(en.contains("the first one") && en.contains("again, after a free"));
+}
