@@ -6,8 +6,8 @@
 //! the page's `performance.now()`.
 //!
 //! The page (`native-bench`'s `wasm32` command writes it, see `native-bench/src/wasm32.rs`) calls
-//! [`group_count`] and then [`run_group`] once per group, yielding to the browser between groups,
-//! and posts the samples back. The numbers become figures in `native-bench`, with the same
+//! `group_count()` and then `run_group(i, quick)` once per group (the wasm32 build's exports),
+//! yielding to the browser between groups, and posts the samples back. The numbers become figures in `native-bench`, with the same
 //! statistics and noise gate as every other runtime: this crate only times.
 //!
 //! The groups' keys and titles are the native suites' (a test compares them with the committed

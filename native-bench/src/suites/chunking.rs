@@ -32,7 +32,7 @@ pub const COMBOS: &[(Strategy, SourceKind, &str)] = &[
 /// strategies side by side.
 pub const STEPS: usize = 2 * COMBOS.len();
 
-/// [`SIDE_BY_SIDE`] in one paired group, and the two ratios the chunk article reports:
+/// [`wasm_bench::groups::SIDE_BY_SIDE`] in one paired group, and the two ratios the chunk article reports:
 /// `Span.Slice`'s time ÷ `Chunk`'s on an array, and a new array per chunk ÷ one reused buffer on a
 /// yielded source (how many times faster the reused buffer is).
 fn side_by_side(s: &mut Session, data: &Vec<i32>) -> Result<()> {
