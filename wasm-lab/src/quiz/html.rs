@@ -48,10 +48,17 @@ pub fn question(v: &QuestionView) -> String {
                 .options
                 .iter()
                 .map(|o| {
+                    // The two "does it compile" options are the lab's words; the value a reader
+                    // picks stays the English one the answer check compares.
+                    let label = if v.form == AnswerForm::Compiles {
+                        escape(&lab_text::tr::get_dynamic(o))
+                    } else {
+                        escape(o)
+                    };
                     let o = escape(o);
                     f!(
                         "<label class=\"lab-choice\"><input type=\"radio\" name=\"{id}\" value=\"{o}\" \
-                         data-testid=\"choice\"{disabled}> {o}</label>"
+                         data-testid=\"choice\"{disabled}> {label}</label>"
                     )
                 })
                 .collect();

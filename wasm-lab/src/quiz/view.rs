@@ -25,9 +25,9 @@ pub enum AnswerForm {
 }
 
 /// The option of an [`AnswerForm::Compiles`] question for a program rustc accepts.
-pub const COMPILES: &str = "compiles";
+pub const COMPILES: &str = lab_text::n!("compiles");
 /// The option of an [`AnswerForm::Compiles`] question for a program rustc refuses.
-pub const FAILS: &str = "does not compile";
+pub const FAILS: &str = lab_text::n!("does not compile");
 
 /// Where a question is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
