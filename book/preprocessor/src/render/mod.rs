@@ -248,13 +248,19 @@ fn provenance(data: &Data) -> Result<String, String> {
 }
 
 fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
-    let files = data.files();
-    data.primary()?;
+    let primary = data.primary()?;
+    // A column for each file that measured any of the table's figures (a runtime that does not
+    // run the suite, or the browser for glibc's threshold, would be a column of "not measured").
+    let files: Vec<&RunFile> = data
+        .files()
+        .iter()
+        .filter(|f| f.stem() == primary.stem() || keys.iter().any(|k| f.figures.contains_key(*k)))
+        .collect();
     let mut html = format!(
         "\n\n<table class=\"lab-fig-table\"><thead><tr><th>{}</th>",
         lab_text::t!("figure")
     );
-    for file in files {
+    for file in &files {
         html.push_str(&format!(
             "<th>{} <small>({})</small></th>",
             escape(&file.label()),
@@ -279,7 +285,7 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
             "<tr><td>{}</td>",
             escape(&lab_text::tr::get_dynamic(title))
         ));
-        for file in files {
+        for file in &files {
             match file.figures.get(*key) {
                 Some(f) => html.push_str(&format!("<td>{}</td>", cell(key, f, file, data))),
                 None => html.push_str(&format!("<td>{}</td>", lab_text::t!("not measured"))),

@@ -115,12 +115,23 @@ fn tables_show_every_machine() {
             "2026-11-30T10:00:00Z",
             &format!(r#""k":{}"#, figure("count", 3.0, 0.0, "absolute")),
         ),
+        file(
+            "m-three",
+            "2026-11-29T11:00:00Z",
+            &format!(r#""j":{}"#, figure("count", 4.0, 0.0, "absolute")),
+        ),
         file("m-two", "2026-11-29T10:00:00Z", ""),
     ]);
-    let out = chapter("{{#fig-table k}}\n{{#machines}}", &d).unwrap();
+    let out = chapter("{{#fig-table k j}}\n{{#machines}}", &d).unwrap();
     assert!(
         out.contains("m-one") && out.contains("m-two") && out.contains("not measured"),
         "{out}"
+    );
+    // A file that measured none of a table's figures gets no column of "not measured".
+    let table = chapter("{{#fig-table k j}}", &d).unwrap();
+    assert!(
+        table.contains("m-three") && !table.contains("m-two"),
+        "{table}"
     );
     assert!(chapter("{{#fig-table nope}}", &d).unwrap_err()[0].contains("in no file"));
     assert!(out.contains("<th>load before → after</th>"), "{out}");
