@@ -289,6 +289,24 @@ async fn a_russian_page_has_no_english_from_mdbook_the_charts_or_the_report() ->
             "the claims report says {english:?}"
         );
     }
+    // What the bench records in words (mode, allocator), on the machines table and a page's
+    // provenance line; the Solutions page's folded titles, which hold code.
+    b.open("ru/method.html").await?;
+    let machines = text_of(&b, "table.lab-machines tbody").await?;
+    b.open("ru/stale-data.html").await?;
+    let provenance = text_of(&b, ".lab-provenance").await?;
+    for english in ["Rust's System", "C library", "full", "global allocator"] {
+        ensure!(
+            !machines.contains(english) && !provenance.contains(english),
+            "the machines table or the provenance says {english:?}: {machines:?} {provenance:?}"
+        );
+    }
+    b.open("ru/solutions.html").await?;
+    let summary = text_of(&b, "main details summary").await?;
+    ensure!(
+        !summary.contains("Show the solution") && summary.contains("ex01_why_pool.rs"),
+        "a solution is folded under {summary:?}"
+    );
     // English is as mdBook writes it.
     b.open("cliff.html").await?;
     let got = attr("#mdbook-sidebar-toggle", "title").await?;

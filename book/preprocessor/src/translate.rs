@@ -91,11 +91,15 @@ fn unescape_directives(text: &str) -> String {
 /// screen reader reads the `<desc>`): mdbook-xgettext
 /// extracts only Markdown, so `cargo xtask i18n` adds these to the template and [`translate`]
 /// puts their translations in place.
-const HTML_TEXT: &[&str] = &["summary", "title", "desc", "text", "tspan"];
+const HTML_TEXT: &[&str] = &["summary", "figcaption", "title", "desc", "text", "tspan"];
 
-/// Each translatable text inside the `HTML_TEXT` elements (summary, title, desc, text, tspan) of `markdown`: its byte range and
-/// its text (trimmed; an element holding other elements, or only digits and punctuation, is
-/// skipped).
+/// The inline elements a translatable text may hold (`Show the solution (<code>…</code>)`): the
+/// message keeps them, and the translation puts them where its language needs them.
+const INLINE: &[&str] = &["code", "em", "strong"];
+
+/// Each translatable text inside the `HTML_TEXT` elements (summary, figcaption, title, desc,
+/// text, tspan) of `markdown`: its byte range and its text (trimmed; an element holding
+/// elements other than [`INLINE`] ones, or only digits and punctuation, is skipped).
 pub fn html_texts(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let mut out = Vec::new();
     for tag in HTML_TEXT {
@@ -113,13 +117,9 @@ pub fn html_texts(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
                 break;
             };
             let start = from + gt + 1;
-            let Some(lt) = markdown[start..].find('<') else {
-                break;
-            };
-            let end = start + lt;
-            if !markdown[end..].starts_with(&close) {
+            let Some(end) = inline_end(&markdown[start..], &close).map(|e| start + e) else {
                 continue;
-            }
+            };
             let text = markdown[start..end].trim();
             if text.chars().any(char::is_alphabetic) {
                 let lead = markdown[start..end].len() - markdown[start..end].trim_start().len();
@@ -130,6 +130,24 @@ pub fn html_texts(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
     }
     out.sort_by_key(|(r, _)| r.start);
     out
+}
+
+/// Where `close` ends the text at the start of `html`, if nothing but [`INLINE`] elements
+/// stands between.
+fn inline_end(html: &str, close: &str) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        let lt = at + html[at..].find('<')?;
+        if html[lt..].starts_with(close) {
+            return Some(lt);
+        }
+        let after = &html[lt + 1..];
+        let (slash, tag) = after.strip_prefix('/').map_or((0, after), |t| (1, t));
+        let name = INLINE
+            .iter()
+            .find(|n| tag.starts_with(**n) && tag[n.len()..].starts_with('>'))?;
+        at = lt + 1 + slash + name.len() + 1;
+    }
 }
 
 /// `markdown` with each of its [`html_texts`] replaced by `translate`'s answer (kept when it has
@@ -405,6 +423,28 @@ mod tests {
         assert!(
             ru.contains(">Арендуйте</tspan>") && ru.contains("<summary>Instructor notes</summary>")
         );
+    }
+
+    #[test]
+    fn a_summary_or_caption_may_hold_code_and_emphasis_but_no_other_element() {
+        let md = "<summary>Show the solution (<code>ex01.rs</code>)</summary>\n\
+                  <figure><svg></svg><figcaption>One <em>rented</em> buffer:\n\
+                  <code>new byte[128]</code>.</figcaption></figure>\n\
+                  <summary>A <a href=\"x\">link</a></summary><summary>Left <b>bold</b></summary>";
+        let texts: Vec<String> = html_texts(md).into_iter().map(|t| t.1).collect();
+        assert_eq!(
+            texts,
+            [
+                "Show the solution (<code>ex01.rs</code>)",
+                "One <em>rented</em> buffer:\n<code>new byte[128]</code>.",
+            ]
+        );
+        let ru = replace_html_texts(md, |t| {
+            t.starts_with("Show")
+                .then(|| "Решение (<code>ex01.rs</code>)".to_string())
+        });
+        assert!(ru.starts_with("<summary>Решение (<code>ex01.rs</code>)</summary>\n"));
+        assert!(ru.contains("<summary>A <a href=\"x\">link</a></summary>"));
     }
 
     #[test]

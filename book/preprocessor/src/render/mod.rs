@@ -50,7 +50,7 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("machine", [fact]) => machine::fact(fact, data),
         ("claims-report", []) => Ok(report::claims_report(data)),
         ("chart", [name]) => chart::chart(name, data),
-        ("machines", []) => Ok(machines(data)),
+        ("machines", []) => Ok(machine::table(data)),
         ("instructions", []) => instructions::table(data),
         ("listing", [key]) => instructions::listing(key, data),
         ("instr", [key]) => instructions::instr(key, data),
@@ -241,7 +241,7 @@ fn provenance(data: &Data) -> Result<String, String> {
             m.id,
             m.cpu_model,
             m.logical_cores,
-            file.run.allocator,
+            machine::allocator_words(&file.run.allocator),
             date(file)
         ))
     ))
@@ -295,71 +295,6 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
     }
     html.push_str("</tbody></table>\n\n");
     Ok(html)
-}
-
-fn machines(data: &Data) -> String {
-    let mut html = String::from("\n\n<table class=\"lab-machines\"><thead><tr>");
-    for heading in [
-        lab_text::t!("machine"),
-        lab_text::t!("CPU"),
-        lab_text::t!("cores"),
-        lab_text::t!("memory"),
-        lab_text::t!("OS, kernel, libc"),
-        lab_text::t!("rustc"),
-        lab_text::t!("commit"),
-        lab_text::t!("date"),
-        lab_text::t!("load before → after"),
-        lab_text::t!("mode"),
-        lab_text::t!("runtime"),
-        lab_text::t!("repetitions"),
-        lab_text::t!("code"),
-    ] {
-        html.push_str(&format!("<th>{}</th>", escape(&heading)));
-    }
-    html.push_str("</tr></thead><tbody>");
-    let rows = data
-        .files()
-        .iter()
-        .map(|f| (f, lab_text::t!("current").into_owned()))
-        .chain(data.older().iter().map(|(f, why)| (f, why.clone())));
-    for (f, status) in rows {
-        let (m, r) = (&f.machine, &f.run);
-        let code = format!(
-            "{} ({status})",
-            r.fingerprint.as_deref().unwrap_or("no fingerprint")
-        );
-        html.push_str(&format!(
-            "<tr data-machine=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}, {}, {}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&f.stem()),
-            escape(&m.id),
-            escape(&m.cpu_model),
-            m.logical_cores,
-            lab_text::tr::localize_figure(&format!(
-                "{:.1} GiB",
-                m.memory_bytes as f64 / (1u64 << 30) as f64
-            )),
-            escape(&m.os),
-            escape(&m.kernel),
-            escape(&m.libc),
-            escape(&r.rustc),
-            escape(r.commit.get(..10).unwrap_or(&r.commit)),
-            escape(&r.date),
-            lab_text::tr::localize_figure(&format!(
-                "{:.2} → {:.2}",
-                r.load_before[0], r.load_after[0]
-            )),
-            escape(&r.mode),
-            escape(&format!("{} ({})", r.runtime, r.allocator)),
-            r.repetitions,
-            escape(&code),
-        ));
-    }
-    if data.files().is_empty() {
-        html.push_str("<tr><td colspan=\"13\">No bench data yet: run <code>cargo xtask bench</code>.</td></tr>");
-    }
-    html.push_str("</tbody></table>\n\n");
-    html
 }
 
 /// The shared pool's rounding of each request, computed by the lab at build time.

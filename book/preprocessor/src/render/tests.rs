@@ -497,3 +497,49 @@ fn popovers_give_the_range_across_columns() {
     .unwrap();
     assert!(!alone.contains("across the"), "{alone}");
 }
+
+/// What a bench records in words (the mode, the runtime's allocator, its browser and clock step)
+/// reads in the page's language; a description the lab does not know is shown as recorded.
+#[test]
+fn the_machines_table_says_the_recorded_words_in_the_pages_language() {
+    let described = |runtime: &str, allocator: &str| {
+        let mut f = file("m-one", "2026-11-30T10:00:00Z", "");
+        f.run.runtime = runtime.into();
+        f.run.allocator = allocator.into();
+        f
+    };
+    let d = Data::from_files(vec![
+        described("system", "system (Rust's System: the C library's malloc)"),
+        described(
+            "wasm32",
+            "wasm32-unknown-unknown, Rust's default allocator (dlmalloc over the module's linear \
+             memory), the lab's wasm-release build in Chromium 156.0.8078.114; performance.now() \
+             steps of 5.0 µs (cross-origin isolated)",
+        ),
+        described("bespoke", "a hand-rolled arena"),
+    ]);
+    let en = chapter("{{#machines}}", &d).unwrap();
+    assert!(en.contains("<td>full</td>"), "{en}");
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter("{{#machines}}", &d);
+    lab_text::tr::set_language("en");
+    let ru = ru.unwrap();
+    assert!(
+        ru.contains("<td>полный</td>") && !ru.contains(">full<"),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("system (System из Rust: malloc библиотеки C)"),
+        "{ru}"
+    );
+    assert!(
+        ru.contains("в Chromium 156.0.8078.114; шаг performance.now() — 5,0\u{a0}мкс"),
+        "{ru}"
+    );
+    assert!(
+        !ru.contains("Rust's") && !ru.contains("no fingerprint"),
+        "{ru}"
+    );
+    assert!(ru.contains("bespoke (a hand-rolled arena)"), "{ru}");
+}
