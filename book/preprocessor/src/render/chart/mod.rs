@@ -204,7 +204,12 @@ fn html(
     files: &[RunFile],
     svg: &str,
 ) -> String {
-    let many = files.len() > 1;
+    // The caption names the files that draw a line (another allocator runs only some suites).
+    let drawn: Vec<&RunFile> = files
+        .iter()
+        .filter(|f| lines.iter().any(|l| l.file.stem() == f.stem()))
+        .collect();
+    let many = drawn.len() > 1;
     let line_name = |l: &Line<'_>| {
         if many {
             format!(
@@ -216,7 +221,7 @@ fn html(
             lab_text::tr::get_dynamic(spec.series[l.series].label)
         }
     };
-    let machines: Vec<String> = files
+    let machines: Vec<String> = drawn
         .iter()
         .map(|f| {
             lab_text::tf!(

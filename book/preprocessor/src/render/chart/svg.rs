@@ -312,6 +312,19 @@ pub(super) fn draw(spec: &Chart, lines: &[Line<'_>], vlines: &[VLine]) -> Result
     Ok(recolour(&svg, &lab_text::tr::get_dynamic(spec.title)))
 }
 
+/// The axis titles' font: [`FONT`], or smaller when the rotated y title would run past the
+/// drawing's height (a Russian title is half again as long as the English one, and ran over the
+/// caption above the chart). Estimated at 0.55 em a character, plotters' 1.24 included.
+pub(super) fn title_font(y_title: &str) -> f64 {
+    let room = f64::from(HEIGHT) - 20.0;
+    let width = y_title.chars().count() as f64 * 0.55 * FONT / 1.24;
+    if width > room {
+        FONT * room / width
+    } else {
+        FONT
+    }
+}
+
 fn plot(
     root: &Area<'_>,
     spec: &Chart,
@@ -344,7 +357,14 @@ fn plot(
         .bold_line_style(GRID)
         .light_line_style(TRANSPARENT)
         .label_style(font())
-        .axis_desc_style(("sans-serif", FONT).into_font().color(&AXIS_TITLE))
+        .axis_desc_style(
+            (
+                "sans-serif",
+                title_font(&lab_text::tr::get_dynamic(spec.y.label)),
+            )
+                .into_font()
+                .color(&AXIS_TITLE),
+        )
         .x_desc(lab_text::tr::get_dynamic(spec.x.label))
         .y_desc(lab_text::tr::get_dynamic(spec.y.label))
         .x_label_formatter(&|v| label(&xlabels, *v))

@@ -267,3 +267,29 @@ fn notes_tables_and_named_positions_follow_the_pages_language() {
     let en = chapter("{{#chart cliff}}", &committed).unwrap();
     assert!(en.contains("the first one") && en.contains("again, after a free"));
 }
+
+/// The committed data: the cliff chart draws the system allocator's line only (the other
+/// runtimes do not run glibc's threshold), so its caption names that file and no other; and a
+/// Russian page's long y title is drawn smaller, so it stays inside the drawing.
+#[test]
+fn a_caption_names_the_files_that_draw_and_a_long_title_fits() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
+    let data = Data::load(&dir, None).unwrap();
+    assert!(
+        data.files().len() > 1,
+        "the committed data has several runtimes"
+    );
+    let html = chapter("{{#chart cliff}}", &data).unwrap();
+    let caption = html.split("</figcaption>").next().unwrap();
+    let primary = data.primary().unwrap().label();
+    assert!(caption.contains(&primary), "{caption}");
+    for f in data.files().iter().filter(|f| f.label() != primary) {
+        assert!(!caption.contains(&f.label()), "{} in {caption}", f.label());
+    }
+    let size = |title: &str| super::svg::title_font(title);
+    assert_eq!(size("cost ÷ just below (×, log scale)"), 19.0);
+    let long = "стоимость ÷ чуть ниже порога (×, логарифмическая шкала)";
+    let shrunk = size(long);
+    assert!(shrunk < 19.0, "{shrunk}");
+    assert!(long.chars().count() as f64 * 0.55 * shrunk / 1.24 <= 380.0 + 1e-9);
+}
