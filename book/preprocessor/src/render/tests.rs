@@ -19,6 +19,15 @@ pub(super) fn run_file(id: &str, date: &str, cores: u32, figures: &str) -> RunFi
     RunFile::parse(&text).unwrap()
 }
 
+/// `markdown` rendered as on a Russian page (the language is set back to English after).
+fn russian(markdown: &str, d: &Data) -> String {
+    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
+    lab_text::tr::set_language("ru");
+    let ru = chapter(markdown, d);
+    lab_text::tr::set_language("en");
+    ru.unwrap()
+}
+
 fn figure(unit: &str, value: f64, cv: f64, verdict: &str) -> String {
     spread(unit, value, value, value, cv, verdict)
 }
@@ -136,11 +145,7 @@ fn tables_show_every_machine() {
     assert!(chapter("{{#fig-table nope}}", &d).unwrap_err()[0].contains("in no file"));
     assert!(out.contains("<th>load before → after</th>"), "{out}");
     // A Russian page: the machines' table's headings and numbers (a decimal comma, ГиБ).
-    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
-    lab_text::tr::set_language("ru");
-    let ru = chapter("{{#machines}}", &d);
-    lab_text::tr::set_language("en");
-    let ru = ru.unwrap();
+    let ru = russian("{{#machines}}", &d);
     assert!(
         !ru.contains("load before") && !ru.contains(">memory<"),
         "{ru}"
@@ -174,11 +179,7 @@ fn bucket_table_is_computed_by_the_lab() {
     );
     assert!(out.contains("<th>excess (of the request)</th>"), "{out}");
     // A Russian page: its headings and its numbers (no-break-space groups, a decimal comma).
-    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
-    lab_text::tr::set_language("ru");
-    let ru = chapter("{{#bucket-table 1025}}", &data());
-    lab_text::tr::set_language("en");
-    let ru = ru.unwrap();
+    let ru = russian("{{#bucket-table 1025}}", &data());
     assert!(!ru.contains("request") && !ru.contains("bucket<"), "{ru}");
     assert!(ru.contains("<td>1\u{a0}023 (99,8 %)</td>"), "{ru}");
 }
@@ -388,12 +389,8 @@ fn the_gates_note_reads_in_the_pages_language() {
         figure("nanoseconds", 40.0, 0.075, "ratio_only").replace("\"note\"", &format!("{note:?}"))
     );
     let d = Data::from_files(vec![file("m-one", "2026-11-30T10:00:00Z", &figs)]);
-    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
-    lab_text::tr::set_language("ru");
-    let ru = chapter("It costs {{#fig a.noisy}}.", &d);
-    lab_text::tr::set_language("en");
     let en = chapter("It costs {{#fig a.noisy}}.", &d).unwrap();
-    let ru = ru.unwrap();
+    let ru = russian("It costs {{#fig a.noisy}}.", &d);
     assert!(en.contains(note), "{en}");
     assert!(
         ru.contains("шум 7,5 % выше предела 5,0 % для абсолютных времён"),
@@ -520,11 +517,7 @@ fn the_machines_table_says_the_recorded_words_in_the_pages_language() {
     ]);
     let en = chapter("{{#machines}}", &d).unwrap();
     assert!(en.contains("<td>full</td>"), "{en}");
-    lab_text::tr::set_catalogs(crate::translate::CATALOGS);
-    lab_text::tr::set_language("ru");
-    let ru = chapter("{{#machines}}", &d);
-    lab_text::tr::set_language("en");
-    let ru = ru.unwrap();
+    let ru = russian("{{#machines}}", &d);
     assert!(
         ru.contains("<td>полный</td>") && !ru.contains(">full<"),
         "{ru}"
