@@ -7,6 +7,10 @@
 //!   `unsafe` of `bufpool` that the widget and quiz targets run through, so the default build
 //!   keeps it. Without it, the contracts' assertions, panics, hangs and the memory limit are
 //!   still caught: for long runs that grow the corpus, which a sanitized run then replays.
+//! - `--no-trace-compares` builds without libFuzzer's comparison tracing (`cargo fuzz
+//!   --no-trace-compares`): on the directive and quiz targets, whose coverage had stopped growing,
+//!   several times the executions per second, at the cost of the guidance that finds magic
+//!   values in comparisons. For long runs on a corpus that a traced run grew.
 //! - `--minimize` first merges each target's corpus into its smallest set with the same coverage
 //!   (`cargo fuzz cmin`), so the committed corpora and the replay step stay small.
 //!
@@ -43,6 +47,7 @@ struct Args<'a> {
     seconds: u64,
     only: Option<&'a str>,
     fast: bool,
+    no_trace_compares: bool,
     minimize: bool,
 }
 
@@ -69,7 +74,15 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         targets.retain(|x| x == t);
     }
     tools::cargo_fuzz()?;
-    let sanitizer: &[&str] = if a.fast { &["-s", "none"] } else { &[] };
+    // The build options every cargo-fuzz command of this run takes, so they share one build.
+    let mut flags: Vec<&str> = Vec::new();
+    if a.fast {
+        flags.extend(["-s", "none"]);
+    }
+    if a.no_trace_compares {
+        flags.push("--no-trace-compares");
+    }
+    let sanitizer: &[&str] = &flags;
     crate::site::step(if a.fast {
         "building the fuzz targets (nightly, libFuzzer, no sanitizer: --fast)"
     } else {
@@ -135,6 +148,7 @@ fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
         seconds: DEFAULT_SECONDS,
         only: None,
         fast: false,
+        no_trace_compares: false,
         minimize: false,
     };
     let number = |flag: &str, n: Option<&&str>| -> Result<u64> {
@@ -147,10 +161,11 @@ fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
         match *arg {
             "--seconds" => a.seconds = number("--seconds", it.next())?,
             "--fast" => a.fast = true,
+            "--no-trace-compares" => a.no_trace_compares = true,
             "--minimize" => a.minimize = true,
             t if !t.starts_with('-') && a.only.is_none() => a.only = Some(t),
             other => bail!(
-                "cargo xtask fuzz [--seconds N] [--fast] [--minimize] [TARGET]: unknown argument {other:?}"
+                "cargo xtask fuzz [--seconds N] [--fast] [--no-trace-compares] [--minimize] [TARGET]: unknown argument {other:?}"
             ),
         }
     }
@@ -339,8 +354,14 @@ mod tests {
                 seconds: 900,
                 only: Some("link"),
                 fast: true,
+                no_trace_compares: false,
                 minimize: true,
             }
+        );
+        assert!(
+            parse_args(&["--no-trace-compares"])
+                .unwrap()
+                .no_trace_compares
         );
         let e = |args: &[&str]| parse_args(args).unwrap_err().to_string();
         assert!(e(&["--jobs", "2"]).contains("unknown argument"));

@@ -14,7 +14,7 @@
 //!   replace the committed data); `--runtime` measures one runtime only.
 //!
 //! - `i18n` — the book's message template and catalogs, with the translation report (`i18n.rs`).
-//! - `fuzz [--seconds N] [--fast] [--minimize] [TARGET]` — the coverage-guided fuzz
+//! - `fuzz [--seconds N] [--fast] [--no-trace-compares] [--minimize] [TARGET]` — the coverage-guided fuzz
 //!   targets of `fuzz/` (cargo-fuzz, nightly), N seconds each; crashes are saved minimized in
 //!   `fuzz/artifacts/` (`fuzz.rs`).
 //!
@@ -50,9 +50,10 @@ usage: cargo xtask <command>
   links              check every internal link and anchor of the last build (book/build/)
   test               every check: lint, clippy, unit, property, doc, loom, Miri, wasm and end-to-end in Chromium
   lint               the book's prose lint, then the strict build of the committed data
-  fuzz [--seconds N] [--fast] [--minimize] [TARGET]
+  fuzz [--seconds N] [--fast] [--no-trace-compares] [--minimize] [TARGET]
                      fuzz every parser readers and instructors feed (N s per target, default 20;
-                     --fast: no sanitizer, --minimize: cmin first)
+                     --fast: no sanitizer, --no-trace-compares: no comparison tracing,
+                     --minimize: cmin first)
   i18n               extract the English text into book/po/messages.pot, merge it into every
                      book/po/<lang>.po and print the translation report
   exercises [check [N] | list | hint N | verify]
