@@ -22,6 +22,7 @@ use polib::catalog::Catalog;
 use polib::message::{Message, MessageMutView, MessageView};
 
 pub mod lab;
+mod numbers;
 
 /// Where the catalogs live, relative to the book's root (mdbook-i18n-helpers' default `po`).
 pub fn po_dir(root: &Path) -> PathBuf {
@@ -181,6 +182,9 @@ pub struct Counts {
     /// Messages whose translation does not carry exactly the English's lab directives
     /// (`{{#fig …}}`, `{{#claim …}}`, …): the claims must be the same claims in every language.
     pub directives_changed: Vec<String>,
+    /// Messages whose translation has a number the English does not (`numbers::added`): a
+    /// mistyped figure, or a fact the English does not state.
+    pub numbers_added: Vec<String>,
 }
 
 /// The translation report, per translated language.
@@ -191,14 +195,19 @@ impl Report {
         let mut s = String::from("translations (book: book/po, lab: lab-text/po):\n");
         for c in &self.0 {
             s.push_str(&format!(
-                "  {} {}: {} translated, {} fuzzy, {} missing, {} with changed directives\n",
+                "  {} {}: {} translated, {} fuzzy, {} missing, {} with changed directives, \
+                 {} with a number the English does not have\n",
                 c.catalog,
                 c.code,
                 c.translated,
                 c.fuzzy,
                 c.missing,
-                c.directives_changed.len()
+                c.directives_changed.len(),
+                c.numbers_added.len()
             ));
+            for n in &c.numbers_added {
+                s.push_str(&format!("      {n}\n"));
+            }
         }
         s
     }
@@ -208,7 +217,9 @@ impl Report {
         let bad: Vec<String> = self
             .0
             .iter()
-            .filter(|c| c.fuzzy + c.missing + c.directives_changed.len() > 0)
+            .filter(|c| {
+                c.fuzzy + c.missing + c.directives_changed.len() + c.numbers_added.len() > 0
+            })
             .map(|c| {
                 let mut line = format!(
                     "{} {}: {} fuzzy, {} missing",
@@ -216,6 +227,9 @@ impl Report {
                 );
                 for d in c.directives_changed.iter().take(5) {
                     line.push_str(&format!("\n    directives differ: {d}"));
+                }
+                for n in c.numbers_added.iter().take(5) {
+                    line.push_str(&format!("\n    a number the English does not have: {n}"));
                 }
                 line
             })
@@ -272,6 +286,7 @@ fn count(
         fuzzy: 0,
         missing: 0,
         directives_changed: Vec::new(),
+        numbers_added: Vec::new(),
     };
     for message in template.messages() {
         let plural = message.msgid_plural().ok().filter(|p| !p.is_empty());
@@ -285,6 +300,17 @@ fn count(
                     .any(|t| directives(message.msgid()) != directives(t))
                 {
                     counts.directives_changed.push(short(message.msgid()));
+                }
+                let added: Vec<String> = forms(m)
+                    .iter()
+                    .flat_map(|t| numbers::added(message.msgid(), t, language.code))
+                    .collect();
+                if !added.is_empty() {
+                    counts.numbers_added.push(format!(
+                        "{} ({})",
+                        short(message.msgid()),
+                        added.join(", ")
+                    ));
                 }
             }
             _ => counts.missing += 1,
