@@ -82,21 +82,21 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     if a.no_trace_compares {
         flags.push("--no-trace-compares");
     }
-    let sanitizer: &[&str] = &flags;
+    let build_flags: &[&str] = &flags;
     crate::site::step(if a.fast {
         "building the fuzz targets (nightly, libFuzzer, no sanitizer: --fast)"
     } else {
         "building the fuzz targets (nightly, libFuzzer, address sanitizer)"
     });
     let mut build = vec!["+nightly", "fuzz", "build", "-O"];
-    build.extend(sanitizer);
+    build.extend(build_flags);
     cmd::new("cargo", &build).run()?;
     if a.minimize {
         for t in &targets {
             let before = files(&fuzz.join("corpus").join(t)).len();
             crate::site::step(&format!("minimizing the corpus of `{t}` ({before} files)"));
             let mut cmin = vec!["+nightly", "fuzz", "cmin", "-O"];
-            cmin.extend(sanitizer);
+            cmin.extend(build_flags);
             cmin.push(t);
             cmd::new("cargo", &cmin).run()?;
             println!(
@@ -110,7 +110,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     let mut runs = Vec::new();
     for t in &targets {
         crate::site::step(&format!("fuzzing `{t}` for {seconds} s"));
-        runs.push(one(&fuzz, &logs, t, seconds, sanitizer)?);
+        runs.push(one(&fuzz, &logs, t, seconds, build_flags)?);
     }
     println!(
         "\n{:<12} {:>14} {:>8} {:>10} {:>8}  result",
@@ -178,7 +178,7 @@ fn parse_args<'a>(args: &[&'a str]) -> Result<Args<'a>> {
 /// starved by the machine's load, not hung (the widget run of 2026-12-02 beside two other
 /// fuzzers stopped at a capacity input that takes 0.66 s alone). It is moved out of the
 /// artifacts into the logs' `slow/` folder, said, and the run goes on for the time left.
-fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str]) -> Result<Run> {
+fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, build_flags: &[&str]) -> Result<Run> {
     let artifacts = fuzz.join("artifacts").join(target);
     let started = Instant::now();
     let mut executions = 0;
@@ -188,14 +188,11 @@ fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str])
         let before = files(&artifacts);
         let left = seconds.saturating_sub(started.elapsed().as_secs()).max(1);
         let err = logs.join(format!("{target}.err"));
-        let status = std::process::Command::new("cargo")
-            .args(["+nightly", "fuzz", "run", "-O"])
-            .args(sanitizer)
+        let status = fuzz_run(fuzz, build_flags)
             .args([target, "--"])
             .arg(format!("-max_total_time={left}"))
             .arg(format!("-timeout={TIMEOUT_SECONDS}"))
             .args(["-rss_limit_mb=2048", "-print_final_stats=1"])
-            .current_dir(fuzz.parent().unwrap_or(fuzz))
             .stdout(std::fs::File::create(logs.join(format!("{target}.log")))?)
             .stderr(std::fs::File::create(&err)?)
             .status()
@@ -236,7 +233,7 @@ fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str])
         };
         if new.len() == 1
             && is_timeout(input)
-            && let Some(alone) = finishes_alone(fuzz, target, input, sanitizer)?
+            && let Some(alone) = finishes_alone(fuzz, target, input, build_flags)?
         {
             let slow_dir = logs.join("slow");
             std::fs::create_dir_all(&slow_dir)?;
@@ -257,12 +254,12 @@ fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str])
             "{target}: {} breaks the contract; minimizing it",
             input.display()
         );
-        // `tmin` saves `minimized-from-<hash>` beside the input; with the run's sanitizer
+        // `tmin` saves `minimized-from-<hash>` beside the input; with the run's build flags
         // setting, so it reuses the build instead of making another.
         let input_path = input.to_string_lossy();
         let timeout = format!("-timeout={TIMEOUT_SECONDS}");
         let mut tmin = vec!["+nightly", "fuzz", "tmin", "-O"];
-        tmin.extend(sanitizer);
+        tmin.extend(build_flags);
         tmin.extend([target, &*input_path, "--", &*timeout]);
         let _ = cmd::new("cargo", &tmin).run();
         break Some(input.clone());
@@ -277,22 +274,28 @@ fn one(fuzz: &Path, logs: &Path, target: &str, seconds: u64, sanitizer: &[&str])
     })
 }
 
+/// `cargo +nightly fuzz run -O` with the run's build flags, from the workspace root.
+fn fuzz_run(fuzz: &Path, build_flags: &[&str]) -> std::process::Command {
+    let mut run = std::process::Command::new("cargo");
+    run.args(["+nightly", "fuzz", "run", "-O"])
+        .args(build_flags)
+        .current_dir(fuzz.parent().unwrap_or(fuzz));
+    run
+}
+
 /// Runs `input` once through `target`'s built binary; its wall time if it finished within
 /// [`TIMEOUT_SECONDS`] and broke no contract.
 fn finishes_alone(
     fuzz: &Path,
     target: &str,
     input: &Path,
-    sanitizer: &[&str],
+    build_flags: &[&str],
 ) -> Result<Option<f64>> {
     let started = Instant::now();
-    let status = std::process::Command::new("cargo")
-        .args(["+nightly", "fuzz", "run", "-O"])
-        .args(sanitizer)
+    let status = fuzz_run(fuzz, build_flags)
         .arg(target)
         .arg(input)
         .args(["--", &format!("-timeout={TIMEOUT_SECONDS}")])
-        .current_dir(fuzz.parent().unwrap_or(fuzz))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
