@@ -99,7 +99,7 @@ const INLINE: &[&str] = &["code", "em", "strong"];
 
 /// Each translatable text inside the `HTML_TEXT` elements (summary, figcaption, title, desc,
 /// text, tspan) of `markdown`: its byte range and its text (trimmed; an element holding
-/// elements other than [`INLINE`] ones, or only digits and punctuation, is skipped).
+/// elements other than the `INLINE` ones, or only digits and punctuation, is skipped).
 pub fn html_texts(markdown: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let mut out = Vec::new();
     for tag in HTML_TEXT {
