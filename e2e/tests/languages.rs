@@ -1,9 +1,10 @@
 //! The Russian and Thai sites (issue 24), the smoke set: the full suite runs in English, and
 //! each translation gets this. Every page loads in its language with no error and every widget
-//! and quiz mounts; one quiz per chapter is graded wrong, then right; the language picker
-//! lands on the same page (and section) in the other language; the search finds a Russian and a
-//! Thai word; a Russian page groups a number the Russian way; mdBook's own buttons, the charts'
-//! axes and the instructors' claims report read in the page's language.
+//! and quiz mounts, with no English of the lab's in it; one quiz per chapter is graded wrong,
+//! then right; the language picker lands on the same page (and section) in the other language;
+//! the search finds a Russian and a Thai word; a Russian page groups a number the Russian way;
+//! mdBook's own buttons, the charts' axes and the instructors' claims report read in the page's
+//! language.
 
 use anyhow::{Result, ensure};
 use e2e::Browser;
@@ -61,6 +62,15 @@ async fn every_page_loads_in_its_language_and_each_chapter_grades_a_quiz() -> Re
                     "{path}: the right answer is graded {tone:?}"
                 );
             }
+            let english: Vec<String> = b
+                .driver
+                .execute(ENGLISH_IN_THE_LAB, vec![serde_json::json!(lang)])
+                .await?
+                .convert()?;
+            ensure!(
+                english.is_empty(),
+                "{path}: the lab writes English: {english:?}"
+            );
             b.assert_no_errors().await?;
         }
     }
@@ -441,3 +451,36 @@ async fn translated_pages_fit_a_phone_and_thai_has_its_font() -> Result<()> {
     b.assert_no_errors().await?;
     b.quit().await
 }
+
+/// English words the lab writes into a mounted widget or quiz on a Russian page: text outside
+/// code, figures and claims, with no Cyrillic, and a word that is not a name, an identifier or a
+/// unit (the script's `NAMES`). Thai pages keep the Thai article's own English terms (bucket,
+/// buffer, byte), so there only the controls are checked: every button of a widget or a quiz
+/// carries a Thai word.
+const ENGLISH_IN_THE_LAB: &str = r#"
+const lang = arguments[0];
+const NAMES = new Set(["Rust", "NET", "Go", "glibc", "mmap", "malloc", "free", "mimalloc",
+  "jemalloc", "wasm", "LOH", "Arc", "Vec", "Option", "true", "false", "GiB", "MiB", "KiB",
+  "ns", "ms", "UTF", "ASCII", "CPU", "AMD", "EPYC", "Intel", "Xeon", "Debian", "GNU", "Linux"]);
+const skip = "pre, code, svg, script, style, kbd, var, .lab-fig, .lab-claim, [hidden], [aria-hidden=true]";
+const local = lang === "ru" ? /[\u0400-\u04ff]/ : /[\u0e00-\u0e7f]/;
+const found = [];
+for (const root of document.querySelectorAll("[data-lab-quiz], [data-testid^='widget-']")) {
+  if (lang === "th") {
+    for (const b of root.querySelectorAll("button")) {
+      const t = b.textContent.trim();
+      if (/[A-Za-z]{2,}/.test(t) && !local.test(t) && !b.closest(skip)) found.push(t);
+    }
+    continue;
+  }
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const t = n.textContent.trim();
+    if (!t || local.test(t) || n.parentElement.closest(skip)) continue;
+    const words = (t.match(/[A-Za-z][A-Za-z']*/g) || []).filter(w =>
+      w.length > 1 && !NAMES.has(w) && !/[a-z][A-Z]|^[A-Z]{2,}$/.test(w) && !/::|\(\)|[<_]|[A-Za-z]\.[A-Za-z]/.test(t));
+    if (words.length) found.push(t);
+  }
+}
+return found;
+"#;

@@ -48,9 +48,9 @@ pub fn question(v: &QuestionView) -> String {
                 .options
                 .iter()
                 .map(|o| {
-                    // The two "does it compile" options are the lab's words; the value a reader
-                    // picks stays the English one the answer check compares.
-                    let label = if v.form == AnswerForm::Compiles {
+                    // The two "does it compile" options and yes / no are the lab's words; the
+                    // value a reader picks stays the English one the answer check compares.
+                    let label = if v.form == AnswerForm::Compiles || matches!(*o, "yes" | "no") {
                         escape(&lab_text::tr::get_dynamic(o))
                     } else {
                         escape(o)
@@ -79,13 +79,16 @@ pub fn question(v: &QuestionView) -> String {
         }
     };
     if live {
-        html.push_str(
-            " <button type=\"button\" data-testid=\"check\">Check</button> \
-             <button type=\"button\" data-testid=\"reveal\">Show answer</button> \
-             <button type=\"button\" data-testid=\"next\">New values</button></div>\
+        html.push_str(&f!(
+            " <button type=\"button\" data-testid=\"check\">{}</button> \
+             <button type=\"button\" data-testid=\"reveal\">{}</button> \
+             <button type=\"button\" data-testid=\"next\">{}</button></div>\
              <p class=\"lab-feedback\" data-testid=\"feedback\" aria-live=\"polite\"></p>\
              <p class=\"lab-mark\" data-testid=\"solved-mark\" hidden></p>",
-        );
+            escape(&lab_text::t!("Check")),
+            escape(&lab_text::t!("Show answer")),
+            escape(&lab_text::t!("New values"))
+        ));
     } else if v.form == AnswerForm::Number {
         html.push_str("</div>");
     }
@@ -95,9 +98,12 @@ pub fn question(v: &QuestionView) -> String {
 /// The live quiz's frame: its head (score, `reset` — the reset control's markup), the notice
 /// line and one empty `li.lab-question` per kind, in the order shown; [`question`] fills each.
 pub fn live_quiz(kinds: &[&str], reset: &str) -> String {
-    let mut html = f!("<div class=\"lab-quiz-head\"><strong>Quiz</strong> \
+    let mut html = f!(
+        "<div class=\"lab-quiz-head\"><strong>{}</strong> \
          <span class=\"lab-score\" data-testid=\"quiz-score\" role=\"status\"></span> {reset}</div>\
-         <p class=\"lab-notice\" data-testid=\"quiz-notice\" role=\"status\" hidden></p><ol class=\"lab-questions\">");
+         <p class=\"lab-notice\" data-testid=\"quiz-notice\" role=\"status\" hidden></p><ol class=\"lab-questions\">",
+        escape(&lab_text::t!("Quiz"))
+    );
     for (i, k) in kinds.iter().enumerate() {
         html.push_str(&f!(
             "<li class=\"lab-question\" data-testid=\"question\" data-index=\"{i}\" data-kind=\"{}\"></li>",

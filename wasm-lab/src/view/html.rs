@@ -423,12 +423,13 @@ fn predict(slot: &str, p: &Predict) -> String {
 fn verdict(slot: &str, v: &Verdict) -> String {
     f!(
         "<p class=\"lab-verdict {}\" data-testid=\"{}\" data-held=\"{}\">{} \
-         <button type=\"button\" data-action=\"repredict\" data-for=\"{slot}\" data-testid=\"{}-again\">Predict again</button></p>",
+         <button type=\"button\" data-action=\"repredict\" data-for=\"{slot}\" data-testid=\"{}-again\">{}</button></p>",
         if v.held { "lab-ok" } else { "lab-bad" },
         v.id,
         v.held,
         inline(&v.text),
-        v.id
+        v.id,
+        escape(&t!("Predict again"))
     )
 }
 
@@ -450,29 +451,35 @@ fn hand(h: &Hand) -> String {
     };
     let old = h.held.saturating_sub(h.fresh);
     let mut html = f!(
-        "<div class=\"lab-pool-holders lab-hand\" data-testid=\"pool-hand\" data-held=\"{}\" data-fresh=\"{}\" data-dropped=\"{}\"><span class=\"lab-pool-where\">{} holds {}</span>",
+        "<div class=\"lab-pool-holders lab-hand\" data-testid=\"pool-hand\" data-held=\"{}\" data-fresh=\"{}\" data-dropped=\"{}\"><span class=\"lab-pool-where\">{}</span>",
         h.held,
         h.fresh,
         h.dropped,
-        escape(&h.who),
-        lab_text::group_digits(h.held)
+        escape(&lab_text::tf!(
+            "{} holds {}",
+            h.who,
+            lab_text::group_digits(h.held)
+        ))
     );
     if h.held == 0 {
-        html.push_str("<span class=\"lab-buf lab-empty\">nothing</span>");
+        html.push_str(&f!(
+            "<span class=\"lab-buf lab-empty\">{}</span>",
+            escape(&t!("nothing"))
+        ));
     }
     html.push_str(&boxes(old, "lab-buf-0", ""));
     if h.fresh > 0 {
         html.push_str(&f!(
-            "<span class=\"lab-tag\">{} new:</span>{}",
-            lab_text::group_digits(h.fresh),
+            "<span class=\"lab-tag\">{}</span>{}",
+            escape(&lab_text::tp!(h.fresh, "{} new:", "{} new:")),
             boxes(h.fresh, "lab-new", "new")
         ));
     }
     html.push_str("</div>");
     if h.dropped > 0 {
         html.push_str(&f!(
-            "<div class=\"lab-pool-holders lab-gone\" data-testid=\"pool-gone\"><span class=\"lab-pool-where\">dropped ({})</span>{}</div>",
-            lab_text::group_digits(h.dropped),
+            "<div class=\"lab-pool-holders lab-gone\" data-testid=\"pool-gone\"><span class=\"lab-pool-where\">{}</span>{}</div>",
+            escape(&lab_text::tf!("dropped ({})", lab_text::group_digits(h.dropped))),
             boxes(h.dropped, "lab-dropped", "✕")
         ));
     }
