@@ -23,18 +23,20 @@ use crate::serve::Server;
 use crate::{clippy, cmd, lint, site, tools};
 
 /// Each step's time budget on a cold 2-core machine (seconds; the whole run: under 25 minutes).
-/// A step over its budget is named in the summary as a warning: the run still passes.
+/// A step over its budget is named in the summary as a warning: the run still passes. Set from a
+/// cold run of 2026-12-03 (1,056 s in all: docs 66 s, native and end to end 783 s with the
+/// Russian and Thai smoke set and a 72-s fuzz replay since cut to 20 s, Miri 32 s, wasm 59 s).
 const BUDGETS: &[(&str, u64)] = &[
     ("tools", 30),
     ("formatting", 10),
     ("lint", 60),
-    ("docs", 180),
+    ("docs", 100),
     ("clippy", 120),
-    ("native and end to end", 500),
+    ("native and end to end", 800),
     ("exercises", 60),
     ("loom", 90),
-    ("Miri", 250),
-    ("wasm", 200),
+    ("Miri", 120),
+    ("wasm", 100),
 ];
 
 /// One step of the test run: its short name (a key of [`BUDGETS`]), what it checks, and what it
