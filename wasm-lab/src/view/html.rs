@@ -472,7 +472,7 @@ fn hand(h: &Hand) -> String {
         html.push_str(&f!(
             "<span class=\"lab-tag\">{}</span>{}",
             escape(&lab_text::tp!(h.fresh, "{} new:", "{} new:")),
-            boxes(h.fresh, "lab-new", "new")
+            boxes(h.fresh, "lab-new", &t!("new"))
         ));
     }
     html.push_str("</div>");
