@@ -370,6 +370,25 @@ impl Browser {
         Ok(mounts.len())
     }
 
+    /// Fails if the open page's text (what a reader sees, code included) holds `{{#`: a
+    /// directive nobody rendered. `page` names the page in the message.
+    pub async fn assert_no_directive_text(&self, page: &str) -> Result<()> {
+        let found: Vec<String> = self
+            .driver
+            .execute(
+                "const t = document.body.innerText; const out = []; let i = t.indexOf('{{#');\
+                 while (i >= 0 && out.length < 5) { out.push(t.slice(i, i + 60).split('\\n')[0]); i = t.indexOf('{{#', i + 3); }\
+                 return out;",
+                vec![],
+            )
+            .await?
+            .convert()?;
+        if !found.is_empty() {
+            bail!("{page}: directive text on the page: {found:?}");
+        }
+        Ok(())
+    }
+
     /// The element of the page with `data-testid="{id}"`.
     pub async fn by_testid(&self, id: &str) -> Result<WebElement> {
         self.driver

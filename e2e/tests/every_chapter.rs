@@ -14,6 +14,7 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
     for page in &chapters {
         b.open(page).await?;
         b.assert_all_mounted(page).await?;
+        b.assert_no_directive_text(page).await?;
         let failures = b
             .driver
             .find_all(By::Css("[data-testid=\"lab-failure\"]"))
@@ -56,6 +57,9 @@ async fn every_chapter_mounts_its_lab_and_cites_its_data() -> Result<()> {
         claims += c;
         b.assert_no_errors().await?;
     }
+    // The print page holds every chapter once more, rendered the same way.
+    b.open("print.html").await?;
+    b.assert_no_directive_text("print.html").await?;
     eprintln!(
         "{} chapters, {figures} figures and {claims} claims checked",
         chapters.len()

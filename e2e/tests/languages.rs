@@ -28,6 +28,7 @@ async fn every_page_loads_in_its_language_and_each_chapter_grades_a_quiz() -> Re
                 "{path}: <html lang={html_lang:?}>"
             );
             b.assert_all_mounted(&path).await?;
+            b.assert_no_directive_text(&path).await?;
             let failures = b
                 .driver
                 .find_all(By::Css("[data-testid=\"lab-failure\"]"))

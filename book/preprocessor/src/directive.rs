@@ -25,7 +25,42 @@ pub const NAMES: &[&str] = &[
     "lab-widget",
     "lab-quiz",
     "lab-progress",
+    "instructions",
+    "listing",
+    "instr",
 ];
+
+/// mdBook's own directives (its `links` preprocessor runs before ours and leaves an escaped one as
+/// text): a name that is neither these nor [`NAMES`] is a typo or a directive nobody renders, and
+/// would reach the reader as `{{#name …}}`.
+pub const MDBOOK_NAMES: &[&str] = &["include", "rustdoc_include", "playground", "title"];
+
+/// Every `{{#name` in `text` whose name is neither ours nor mdBook's, with its line (1-based):
+/// the build refuses them rather than print directive text on the page. `\{{#…` is an escape.
+pub fn unknown(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(offset) = text[from..].find("{{#") {
+        let start = from + offset;
+        from = start + 3;
+        if text[..start].ends_with('\\') {
+            continue;
+        }
+        let name = text[start + 3..]
+            .split(|c: char| c.is_whitespace() || c == '}')
+            .next()
+            .unwrap_or("");
+        if !NAMES.contains(&name) && !MDBOOK_NAMES.contains(&name) {
+            out.push((line_of(text, start), name));
+        }
+    }
+    out
+}
+
+/// The 1-based line of byte `at` in `text`.
+pub fn line_of(text: &str, at: usize) -> usize {
+    text[..at].bytes().filter(|&b| b == b'\n').count() + 1
+}
 
 /// Every directive of ours in `text`, in order. `\{{#…}}` is an escape and is skipped.
 pub fn find(text: &str) -> Vec<Directive<'_>> {
@@ -80,6 +115,16 @@ mod tests {
             ("lab-quiz", vec!["q"])
         );
         assert_eq!(unescape("\\{{#fig z}}"), "{{#fig z}}");
+    }
+
+    #[test]
+    fn unknown_names_are_found_with_their_line() {
+        let text = "a {{#fig x}}\n{{#figg y}} {{#include z}}\n\\{{#nope}} {{#}}";
+        assert_eq!(unknown(text), vec![(2, "figg"), (3, "")]);
+        // The names the render dispatch knows are all ours: none is "unknown".
+        for name in ["instructions", "listing", "instr"] {
+            assert!(unknown(&format!("{{{{#{name} k}}}}")).is_empty(), "{name}");
+        }
     }
 
     #[test]

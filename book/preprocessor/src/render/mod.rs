@@ -23,11 +23,22 @@ pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
     let mut errors = Vec::new();
     let mut last = 0;
     let mut key = quiz::Key::default();
+    for (line, name) in directive::unknown(content) {
+        errors.push(format!(
+            "line {line}: {{{{#{name}}}}} is no directive of this book or of mdBook (known: {}); it would reach the reader as text",
+            directive::NAMES.join(", ")
+        ));
+    }
     for d in directive::find(content) {
         out.push_str(&directive::unescape(&content[last..d.start]));
         match one(&d, data, &mut key) {
             Ok(html) => out.push_str(&html),
-            Err(e) => errors.push(format!("{{{{#{} {}}}}}: {e}", d.name, d.args.join(" "))),
+            Err(e) => errors.push(format!(
+                "line {}: {{{{#{} {}}}}}: {e}",
+                directive::line_of(content, d.start),
+                d.name,
+                d.args.join(" ")
+            )),
         }
         last = d.end;
     }
