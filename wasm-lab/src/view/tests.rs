@@ -215,6 +215,37 @@ fn small_wording() {
     );
 }
 
+/// With clearing on, the next renter reads zeros it did not write: the verdict must not say it
+/// reads "0 bytes it did not write" next to a picture of 16 (issue 35), but that none of the
+/// bytes are the first renter's, and how many zeros it reads past its own.
+#[test]
+fn stale_data_cleared_verdict_says_what_the_picture_shows() {
+    let v = view_of(
+        "stale-data",
+        &[
+            ("stale-clear", "true"),
+            ("stale-predict", "0"),
+            ("stale-step", "9"),
+        ],
+        true,
+    );
+    let Part::Verdict(verdict) = &v.slots[0].parts[0] else {
+        panic!("{:?}", v.slots[0].parts)
+    };
+    assert!(verdict.held, "{}", verdict.text);
+    assert!(!verdict.text.contains("0 bytes"), "{}", verdict.text);
+    assert!(
+        verdict.text.contains("no byte of the first renter's"),
+        "{}",
+        verdict.text
+    );
+    assert!(
+        verdict.text.contains("16 bytes of zeros"),
+        "{}",
+        verdict.text
+    );
+}
+
 #[test]
 fn stale_data_predict_then_step() {
     // In the browser the outcome waits for a prediction.

@@ -1,6 +1,6 @@
 //! The stale-data widget's view (chapter 3): the story stepped through on a real handle pool,
-//! the buffer drawn with the bytes the next renter did not write marked, after the reader
-//! predicts how many such bytes it reads.
+//! the buffer drawn with the first renter's bytes marked, after the reader predicts how many of
+//! them the next renter reads.
 
 use crate::chapter::stale_data::scenario::{
     MAX_READ, ORDER_LINE, Outcome, SECOND_LINE, Scenario, Snap, escape_line, lab_config,
@@ -122,7 +122,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let s = scenario(inputs)?;
     let (o, snaps) = run_traced(&s).map_err(|e| e.to_string())?;
     let question = tf!(
-        "The next renter writes {} and reads {}. How many of the bytes it reads did it not write — bytes of the first renter's order?",
+        "The next renter writes {} and reads {}. How many of the bytes it reads are the first renter's order (not its own bytes, not zeros)?",
         bytes(s.second.len() as u64),
         bytes(s.read)
     );
@@ -141,9 +141,21 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         let held = n == leaked;
         Ok(Graded {
             held,
-            verdict: if held {
+            // "Reads 0 bytes it did not write" would contradict the picture when the pool
+            // cleared the buffer: it reads zeros it did not write, but none of the first renter's.
+            verdict: if held && leaked == 0 {
+                let foreign = s.read.saturating_sub(o.own as u64);
+                if foreign == 0 {
+                    t!("Your prediction held: the next renter reads only bytes it wrote itself, none of the first renter's.").into_owned()
+                } else {
+                    tf!(
+                        "Your prediction held: the next renter reads no byte of the first renter's; past its own bytes it reads {} of zeros.",
+                        bytes(foreign)
+                    )
+                }
+            } else if held {
                 tf!(
-                    "Your prediction held: the next renter reads {} it did not write.",
+                    "Your prediction held: the next renter reads {} of the first renter's order.",
                     bytes(leaked)
                 )
             } else {
@@ -322,7 +334,7 @@ fn outcome(o: &Outcome) -> Vec<Part> {
                 group_digits(o.nonzero_read as u64),
             ),
             pair(
-                n!("Bytes read that it did not write (leaked)"),
+                n!("Bytes of the first renter's it read (leaked)"),
                 "stale-leaked",
                 group_digits(o.leaked as u64),
             ),

@@ -124,11 +124,11 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
         )
     } else if env.live {
         t!(
-            "Counted by the lab's counting allocator in this page (requested bytes, as Rust asks for them; the allocator's own headers are not included)."
+            "Counted by the lab's counting allocator in this page (requested bytes, as Rust asks for them; the allocator's own headers are not included). This pool keeps one stack per bucket and, in WebAssembly, 4-byte pointers: the default pool of the text below keeps one stack per core, costs more at first use and pays off later."
         )
     } else {
         t!(
-            "Counted by the lab's counting allocator when the book was built (requested bytes; the allocator's own headers are not included). In your browser the lab counts again."
+            "Counted by the lab's counting allocator in the native (64-bit) build when the book was built (requested bytes; the allocator's own headers are not included). In your browser the WebAssembly build counts again: its pointers are 4 bytes, so the pool's tables cost fewer bytes and pooling pays off earlier."
         )
     };
     let announce = tf!(
