@@ -251,6 +251,10 @@ pub struct Forgotten {
     pub stock: usize,
     /// Buffers the pool had to allocate during the loop.
     pub new_buffers: u64,
+    /// Their bytes (bucket lengths), from the pool's statistics: the same in every build, where
+    /// the counting allocator's [`Forgotten::alloc`] also sees the pool's own bookkeeping, whose
+    /// pointers are 8 bytes natively and 4 in WebAssembly.
+    pub new_buffer_bytes: u64,
     /// What the counting allocator saw during the loop, if it is the global allocator.
     pub alloc: Option<AllocStats>,
 }
@@ -269,7 +273,16 @@ pub fn forgotten_return(rounds: u64, with_finally: bool) -> Result<Forgotten, Po
         pool.return_handle(h, false)?;
     }
     drop(held);
-    let before = pool.stats().allocated();
+    let buffer_bytes = |s: &bufpool::pool::PoolStats| -> u64 {
+        s.buckets
+            .iter()
+            .map(|b| b.allocated * b.length as u64)
+            .sum()
+    };
+    let (before, before_bytes) = {
+        let s = pool.stats();
+        (s.allocated(), buffer_bytes(&s))
+    };
     let work = || -> Result<(), PoolError> {
         for _ in 0..rounds {
             let buf = pool.rent(LINE_BUFFER)?;
@@ -295,9 +308,11 @@ pub fn forgotten_return(rounds: u64, with_finally: bool) -> Result<Forgotten, Po
             None
         }
     };
+    let after = pool.stats();
     Ok(Forgotten {
         stock,
-        new_buffers: pool.stats().allocated() - before,
+        new_buffers: after.allocated() - before,
+        new_buffer_bytes: buffer_bytes(&after) - before_bytes,
         alloc,
     })
 }

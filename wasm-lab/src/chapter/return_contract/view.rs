@@ -318,11 +318,7 @@ fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
     let n = rounds_field(inputs.get("mf-rounds"))?;
     let with = forgotten_return(n, true).map_err(|e| crate::pool_words::pool_error(&e))?;
     let without = forgotten_return(n, false).map_err(|e| crate::pool_words::pool_error(&e))?;
-    let bytes = |f: &Forgotten| {
-        f.alloc.map_or("—".into(), |a| {
-            f!("{} B", group_digits(a.bytes_allocated))
-        })
-    };
+    let bytes = |f: &Forgotten| f!("{} B", group_digits(f.new_buffer_bytes));
     Ok(vec![Part::Pairs(vec![
         pair(
             n!("Spare buffers at the start"),
@@ -340,7 +336,7 @@ fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
             group_digits(without.new_buffers),
         ),
         pair(
-            n!("Bytes allocated, `finally` / forgotten"),
+            n!("Bytes of new buffers, `finally` / forgotten"),
             "mf-bytes",
             f!("{} / {}", bytes(&with), bytes(&without)),
         ),
