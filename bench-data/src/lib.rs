@@ -16,16 +16,17 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub mod bound;
 pub mod claim;
 pub mod fingerprint;
 mod format;
 mod note;
 
 pub use format::{citable, format_value, format_with_interval};
-pub use note::note_words;
+pub use note::{CHECK_MOPS, note_words};
 
 /// The schema version this code writes and reads. Bump it when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 // Version 2: `cv` became the robust coefficient of variation (1.4826 × MAD ÷ median) and the
 // plain one moved to `cv_plain`; version 1 files gate on the plain one and must be remeasured.
 // Version 3 adds, without changing any version 2 field's meaning: the fingerprint of the measured
@@ -33,6 +34,11 @@ pub const SCHEMA_VERSION: u32 = 3;
 // repetitions, the clock and the instructions per iteration of hot loops. A version 2 file is
 // read as it is: no fingerprint (so it is shown as older code), the system allocator, one
 // repetition, no instruction counts — what it measured, nothing more.
+// Version 4 (issue 35) changes what the instruction check's bound means: the clock records the
+// core's sustained width (macro-ops per cycle, a fused compare-and-jump counted as one:
+// `sustained_width`, `fusion`) and each hot figure its macro-ops per iteration. A version 3 file
+// recorded the retire width it assumed as `max_ipc` (read as `sustained_width`) and no macro-ops:
+// it is read as it is, its bound checked with instructions, which can only overstate the rate.
 /// The oldest schema version this code still reads (see above).
 pub const OLDEST_READ_VERSION: u32 = 2;
 
@@ -123,28 +129,55 @@ fn one() -> u32 {
     1
 }
 
-/// The clock a time per iteration is turned into cycles with, and what the core can retire.
+/// The clock a time per iteration is turned into cycles with, and the most work per cycle the
+/// core sustains: the instruction check's bound.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Clock {
     /// The highest clock the core may run at, GHz (a higher clock only lowers the implied rate).
     pub max_ghz: f64,
-    /// Where `max_ghz` comes from, in words.
+    /// Where `max_ghz` comes from, in words ([`bound`]'s `CLOCK_*` shapes).
     pub source: String,
-    /// Instructions per cycle the core can retire at most (its retire width).
-    pub max_ipc: f64,
-    pub max_ipc_source: String,
+    /// The bound: the most macro-ops per cycle the core sustains, its dispatch (AMD) or rename
+    /// and allocation (Intel) width, where a fused compare-and-jump is one. Schema 3 files
+    /// recorded the retire width they were checked against as `max_ipc`, read here.
+    #[serde(alias = "max_ipc")]
+    pub sustained_width: f64,
+    /// Which core, and where its width is published ([`bound::WIDTH`]), in words.
+    #[serde(alias = "max_ipc_source")]
+    pub sustained_width_source: String,
+    /// The pairs the macro-op counts fused ([`bound::FUSION_CMP_TEST`], [`bound::FUSION_ALU`]);
+    /// none in files before the fusion count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fusion: Option<String>,
 }
 
-/// The instructions one iteration of a measured loop executes (callgrind on the bench's own loop)
-/// and the rate they imply at the machine's highest clock.
+/// The work one iteration of a measured loop does (callgrind on the bench's own loop) and the
+/// rate it implies at the machine's highest clock.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Instructions {
     pub per_iteration: f64,
     /// `per_iteration ÷ (ns per iteration × max GHz)`: the lowest instructions per cycle the
-    /// time allows. Over the core's retire width, the time cannot be right.
+    /// time allows.
     pub implied_ipc: f64,
+    /// Macro-ops per iteration: the instructions less the fused pairs executed, counted from the
+    /// loop's own disassembly ([`Clock::fusion`] says which pairs). An instruction that decodes
+    /// to several macro-ops counts as one, so this never overstates. None in files before the
+    /// fusion count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub macro_ops_per_iteration: Option<f64>,
+    /// `macro_ops_per_iteration ÷ (ns per iteration × max GHz)`, what the bound is checked with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implied_mops_per_cycle: Option<f64>,
+}
+
+impl Instructions {
+    /// What the bound is checked with: the macro-ops per iteration, or, in a file before the
+    /// fusion count, the instructions (which can only overstate the rate).
+    pub fn ops(&self) -> f64 {
+        self.macro_ops_per_iteration.unwrap_or(self.per_iteration)
+    }
 }
 
 /// One repetition's statistics of a figure.
@@ -217,10 +250,20 @@ impl Figure {
             })
     }
 
-    /// Whether the instruction check found the time impossible for this core.
-    pub fn over_retire_width(&self, clock: Option<&Clock>) -> bool {
-        match (&self.instructions, clock) {
-            (Some(i), Some(c)) => i.implied_ipc > c.max_ipc,
+    /// The macro-ops per cycle this figure's time implies at the run's clock ([`Instructions::ops`]
+    /// ÷ (its value × the clock)); instructions per cycle in a file before the fusion count.
+    /// Computed from the figure's own value, so each repetition is checked with its own time.
+    pub fn implied_rate(&self, clock: Option<&Clock>) -> Option<f64> {
+        let (i, c) = (self.instructions.as_ref()?, clock?);
+        Some(i.ops() / (self.value * c.max_ghz))
+    }
+
+    /// Whether the instruction check finds the time impossible for this core: the work counted
+    /// needs more per cycle than the core's sustained width. The time is then too short for the
+    /// work: the loop measured is not the loop counted, or the clock is wrong.
+    pub fn over_bound(&self, clock: Option<&Clock>) -> bool {
+        match (self.implied_rate(clock), clock) {
+            (Some(rate), Some(c)) => rate > c.sustained_width,
             _ => false,
         }
     }
@@ -368,8 +411,46 @@ impl RunFile {
                 self.run.runtime
             ));
         }
+        if let Some(c) = &self.run.clock {
+            for (name, x) in [
+                ("max_ghz", c.max_ghz),
+                ("sustained_width", c.sustained_width),
+            ] {
+                if !x.is_finite() || x <= 0.0 {
+                    return Err(format!(
+                        "field `run.clock.{name}` is {x}: must be a finite number > 0"
+                    ));
+                }
+            }
+        }
         for (key, f) in &self.figures {
             let field = |name: &str| format!("field `figures.{key}.{name}`");
+            if let Some(i) = &f.instructions {
+                for (name, x) in [
+                    ("per_iteration", Some(i.per_iteration)),
+                    ("implied_ipc", Some(i.implied_ipc)),
+                    ("macro_ops_per_iteration", i.macro_ops_per_iteration),
+                    ("implied_mops_per_cycle", i.implied_mops_per_cycle),
+                ] {
+                    if let Some(x) = x
+                        && (!x.is_finite() || x < 0.0)
+                    {
+                        return Err(format!(
+                            "{} is {x}: must be a finite number ≥ 0",
+                            field(&format!("instructions.{name}"))
+                        ));
+                    }
+                }
+                if let Some(m) = i.macro_ops_per_iteration
+                    && m > i.per_iteration
+                {
+                    return Err(format!(
+                        "{} is {m}, more than the {} instructions per iteration (a fused pair is one macro-op, never more)",
+                        field("instructions.macro_ops_per_iteration"),
+                        i.per_iteration
+                    ));
+                }
+            }
             for (i, r) in f.repeats.iter().enumerate() {
                 let finite = [r.value, r.low, r.high, r.cv]
                     .iter()
@@ -409,7 +490,7 @@ impl RunFile {
             let load = self.run.load_before[0].max(self.run.load_after[0])
                 / f64::from(self.machine.logical_cores.max(1));
             let (mut allowed, _) = gate(f.unit, f.cv, load);
-            if f.over_retire_width(self.run.clock.as_ref()) {
+            if f.over_bound(self.run.clock.as_ref()) {
                 allowed = allowed.min(Verdict::RatioOnly);
             }
             if f.verdict > allowed {

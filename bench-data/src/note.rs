@@ -28,15 +28,25 @@ pub fn note_words(note: &str) -> String {
         out = lab_text::tf!("{} (in one of {} repetitions)", out, n);
     }
     if let Some(check) = check {
-        let words = fields::<5>(CHECK, check).map_or_else(
-            || check.to_string(),
-            |[i, ns, ipc, ghz, max]| tr::format(CHECK, &[&i, &ns, &ipc, &ghz, &max]),
-        );
+        let words = if let Some([m, i, ns, rate, ghz, width]) = fields::<6>(CHECK_MOPS, check) {
+            tr::format(CHECK_MOPS, &[&m, &i, &ns, &rate, &ghz, &width])
+        } else if let Some([i, ns, ipc, ghz, max]) = fields::<5>(CHECK, check) {
+            tr::format(CHECK, &[&i, &ns, &ipc, &ghz, &max])
+        } else {
+            check.to_string()
+        };
         out = lab_text::tf!("{}; instruction check: {}", out, words);
     }
     out
 }
 
+/// The instruction check's note on a figure over the bound, after `; instruction check: `:
+/// macro-ops and instructions per iteration, ns, the implied macro-ops per cycle, GHz and the
+/// core's sustained width (`native-bench`'s `icount` writes it).
+pub const CHECK_MOPS: &str = lab_text::n!(
+    "{} macro-ops per iteration ({} instructions) in {} ns need {} per cycle at {} GHz, over the core's sustained {}: not citable as a time"
+);
+/// The same note in schema 3 files, checked with instructions against a retire width.
 const CHECK: &str = lab_text::n!(
     "{} instructions per iteration in {} ns need {} per cycle at {} GHz, over the core's {}: not citable as a time"
 );
@@ -172,6 +182,18 @@ mod tests {
         assert_eq!(
             note_words(check),
             "машина занята: нагрузка 0.80 на ядро; проверка инструкций: 28.0 инструкций за 0.757 нс: 9.9 за такт при 3.75 ГГц, больше 8 ядра"
+        );
+        tr::install_file(&strings(&[
+            ("{}; instruction check: {}", "{}; проверка инструкций: {}"),
+            (
+                CHECK_MOPS,
+                "{} макроопераций ({} инструкций) за {} нс: {} за такт при {} ГГц, больше {} ядра",
+            ),
+        ]));
+        let check = "noise 2.0 %; instruction check: 23.0 macro-ops per iteration (28.0 instructions) in 0.757 ns need 8.1 per cycle at 3.75 GHz, over the core's sustained 6: not citable as a time";
+        assert_eq!(
+            note_words(check),
+            "noise 2.0 %; проверка инструкций: 23.0 макроопераций (28.0 инструкций) за 0.757 нс: 8.1 за такт при 3.75 ГГц, больше 6 ядра"
         );
         // A shape this code does not know stays as written; an untranslated one stays English.
         assert_eq!(

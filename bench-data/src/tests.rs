@@ -90,7 +90,7 @@ fn schema_versions_are_checked() {
     refused(&v.to_string(), "rerun `cargo xtask bench`");
     // Version 1 gated on the plain CV: its verdicts mean something else, so it is not read.
     v["schema_version"] = serde_json::json!(1);
-    refused(&v.to_string(), "this book reads versions 2 to 3");
+    refused(&v.to_string(), "this book reads versions 2 to 4");
     v.as_object_mut().unwrap().remove("schema_version");
     refused(&v.to_string(), "missing field `schema_version`");
 }
@@ -159,4 +159,86 @@ fn figures_round_trip_to_the_last_digit() {
     let again = RunFile::parse(&file.to_json()).unwrap();
     assert_eq!(again, file);
     assert_eq!(RunFile::parse(&again.to_json()).unwrap(), file);
+}
+
+fn hot(f: &mut RunFile, per_iteration: f64, macro_ops: Option<f64>) {
+    f.run.clock = Some(Clock {
+        max_ghz: 4.0,
+        source: bound::CLOCK_MEASURED.into(),
+        sustained_width: 6.0,
+        sustained_width_source: "a core".into(),
+        fusion: Some(bound::FUSION_CMP_TEST.into()),
+    });
+    let fig = f.figures.get_mut("spine.pool_ns").unwrap();
+    (fig.value, fig.low, fig.high) = (1.0, 0.95, 1.05);
+    fig.instructions = Some(Instructions {
+        per_iteration,
+        implied_ipc: per_iteration / 4.0,
+        macro_ops_per_iteration: macro_ops,
+        implied_mops_per_cycle: macro_ops.map(|m| m / 4.0),
+    });
+}
+
+/// The bound is the sustained width, checked with macro-ops when counted: 28 instructions in
+/// 1 ns at 4 GHz are 7 per cycle, over 6; their 23 macro-ops are 5.75, under it.
+#[test]
+fn the_bound_is_checked_with_macro_ops() {
+    let mut f = sample();
+    hot(&mut f, 28.0, Some(23.0));
+    let again = RunFile::parse(&f.to_json()).unwrap();
+    assert_eq!(again, f);
+    let fig = &again.figures["spine.pool_ns"];
+    assert_eq!(fig.implied_rate(again.run.clock.as_ref()), Some(5.75));
+    assert!(!fig.over_bound(again.run.clock.as_ref()));
+    // Without the fusion count (an older file), the instructions are checked: over the bound, so
+    // an absolute verdict is refused and a ratio-only one accepted.
+    let mut f = sample();
+    hot(&mut f, 28.0, None);
+    assert!(f.figures["spine.pool_ns"].over_bound(f.run.clock.as_ref()));
+    refused(&f.to_json(), "allows at most RatioOnly");
+    f.figures.get_mut("spine.pool_ns").unwrap().verdict = Verdict::RatioOnly;
+    assert!(RunFile::parse(&f.to_json()).is_ok());
+    // More macro-ops than instructions cannot be.
+    let mut f = sample();
+    hot(&mut f, 20.0, Some(21.0));
+    refused(
+        &f.to_json(),
+        "field `figures.spine.pool_ns.instructions.macro_ops_per_iteration` is 21",
+    );
+    let mut f = sample();
+    hot(&mut f, 20.0, Some(10.0));
+    f.run.clock.as_mut().unwrap().sustained_width = 0.0;
+    refused(&f.to_json(), "field `run.clock.sustained_width` is 0");
+}
+
+/// A schema 3 file's clock (`max_ipc`, the retire width it assumed) reads as its bound; the
+/// figures have no macro-ops. Written again, it uses this version's names.
+#[test]
+fn schema_3_clocks_still_load() {
+    let mut f = sample();
+    hot(&mut f, 28.0, None);
+    f.figures.get_mut("spine.pool_ns").unwrap().verdict = Verdict::RatioOnly;
+    let mut v: serde_json::Value = serde_json::from_str(&f.to_json()).unwrap();
+    v["schema_version"] = serde_json::json!(3);
+    let clock = v["run"]["clock"].as_object_mut().unwrap();
+    clock.remove("fusion");
+    let width = clock.remove("sustained_width").unwrap();
+    let source = clock.remove("sustained_width_source").unwrap();
+    clock.insert("max_ipc".into(), serde_json::json!(8.0));
+    clock.insert("max_ipc_source".into(), source);
+    let text = v.to_string();
+    let old = RunFile::parse(&text).unwrap();
+    let c = old.run.clock.as_ref().unwrap();
+    assert_eq!((c.sustained_width, c.fusion.as_deref()), (8.0, None));
+    // Against 8, the 7 instructions per cycle are within the bound.
+    assert!(!old.figures["spine.pool_ns"].over_bound(Some(c)));
+    assert!(!old.to_json().contains("max_ipc"));
+    assert_eq!(RunFile::parse(&old.to_json()).unwrap(), old);
+    // Both names at once are refused, naming the field.
+    let both = text.replace(
+        "\"max_ipc\":8.0",
+        &format!("\"max_ipc\":8.0,\"sustained_width\":{width}"),
+    );
+    assert_ne!(both, text);
+    refused(&both, "field `run.clock");
 }

@@ -222,7 +222,7 @@ pub fn repetition(file: &RunFile, i: usize) -> RunFile {
         let mut r = reps.get(i).unwrap_or(&reps[0]).clone();
         if !f.repeats.is_empty() {
             let (mut verdict, note) = bench_data::gate(r.unit, r.cv, load);
-            if r.over_retire_width(file.run.clock.as_ref()) {
+            if r.over_bound(file.run.clock.as_ref()) {
                 verdict = verdict.min(bench_data::Verdict::RatioOnly);
             }
             (r.verdict, r.gate_note) = (verdict, note);

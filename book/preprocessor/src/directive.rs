@@ -22,12 +22,12 @@ pub const NAMES: &[&str] = &[
     "machines",
     "provenance",
     "bucket-table",
-    "lab-widget",
-    "lab-quiz",
-    "lab-progress",
     "instructions",
     "listing",
     "instr",
+    "lab-widget",
+    "lab-quiz",
+    "lab-progress",
 ];
 
 /// mdBook's own directives (its `links` preprocessor runs before ours and leaves an escaped one as
@@ -125,6 +125,14 @@ mod tests {
         for name in ["instructions", "listing", "instr"] {
             assert!(unknown(&format!("{{{{#{name} k}}}}")).is_empty(), "{name}");
         }
+    }
+
+    #[test]
+    fn names_are_listed_once() {
+        let mut names = NAMES.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), NAMES.len());
     }
 
     #[test]

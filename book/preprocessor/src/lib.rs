@@ -13,7 +13,7 @@
 //! | `{{#machine FACT}}` | a fact of the primary machine (`libc`, `cores`, `cpu`, `os`, `kernel`, `id`, `rustc`) |
 //! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
 //! | `{{#machines}}` | the machines the data comes from, with their facts, runtime and code fingerprint (older code listed, not used) |
-//! | `{{#instructions}}` | the instruction check: instructions per iteration, time and implied rate of every hot-path figure |
+//! | `{{#instructions}}` | the instruction check: instructions and macro-ops per iteration, time, clock, implied macro-ops per cycle and the bound (the core's sustained width) of every hot-path figure |
 //! | `{{#listing KEY}}` | the machine code of the loop behind `KEY`, next to its time |
 //! | `{{#instr KEY}}` | the instructions per iteration of the loop behind `KEY` (callgrind) |
 //! | `{{#bucket-table N …}}` | the shared pool's rounding of each request, computed by the lab |

@@ -1,51 +1,123 @@
-//! `{{#instructions}}` and `{{#listing KEY}}`: the instruction check's evidence.
+//! `{{#instructions}}`, `{{#listing KEY}}` and `{{#instr KEY}}`: the instruction check's evidence.
 //!
 //! `{{#instructions}}` is a table of every hot-path figure of the primary file that the bench
-//! counted (callgrind, on the bench's own loop): instructions per iteration, the time, and the
-//! instructions per cycle that time implies at the measured clock, against the core's retire
-//! width. `{{#listing KEY}}` shows the machine code of the loop behind `KEY` next to its time.
+//! counted (callgrind, on the bench's own loop): instructions and macro-ops per iteration, the
+//! time, the clock, the macro-ops per cycle that time implies, and the bound they are checked
+//! against (the core's sustained width, with its source), with whether each figure meets it. A
+//! figure over the bound is not citable as a time, and the table says what that means. Files
+//! from before the fusion count have no macro-ops: their bound is checked with instructions,
+//! which can only overstate the rate. `{{#listing KEY}}` shows the machine code of the loop
+//! behind `KEY` next to its time; `{{#instr KEY}}` its instructions per iteration in prose.
 
+use bench_data::bound::{clock_words, fusion_words, width_words};
 use bench_data::format_value;
+use lab_text::tr::localize_figure;
+use lab_text::{t, tf, tp};
 
 use super::{cell, escape};
 use crate::data::Data;
+
+/// `x` with `digits` decimals, as the page's language writes numbers.
+fn number(x: f64, digits: usize) -> String {
+    localize_figure(&format!("{x:.digits$}"))
+}
 
 pub fn table(data: &Data) -> Result<String, String> {
     let file = data.primary()?;
     let Some(clock) = &file.run.clock else {
         return Ok(format!(
-            "\n\n<p class=\"lab-note\">{} has no instruction counts (valgrind was not installed, or the data predates the check).</p>\n\n",
-            escape(&file.label())
+            "\n\n<p class=\"lab-note\">{}</p>\n\n",
+            escape(&tf!(
+                "{} has no instruction counts (valgrind was not installed, or the data predates the check).",
+                file.label()
+            ))
         ));
     };
+    let fusion = match &clock.fusion {
+        Some(rule) => tf!("Fused pairs: {}.", fusion_words(rule)),
+        None => t!(
+            "Macro-ops were not counted in this file (it predates the fusion count): each figure is checked with its instructions, which can only overstate the rate."
+        )
+        .to_string(),
+    };
     let mut html = format!(
-        "\n\n<p class=\"lab-note\">Clock {:.2} GHz ({}); retire width {} ({}).</p>\n\n\
-         <table class=\"lab-instructions\"><thead><tr><th>figure</th><th>instructions per iteration</th>\
-         <th>time per iteration</th><th>implied instructions per cycle</th><th>possible?</th></tr></thead><tbody>",
-        clock.max_ghz,
-        escape(&clock.source),
-        clock.max_ipc,
-        escape(&clock.max_ipc_source)
+        "\n\n<p class=\"lab-note lab-bound\">{} {} {}</p>\n\n\
+         <table class=\"lab-instructions\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th>\
+         <th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+        escape(&tf!(
+            "Clock: {} GHz ({}).",
+            number(clock.max_ghz, 2),
+            clock_words(&clock.source)
+        )),
+        escape(&tf!(
+            "Bound: {} macro-ops per cycle ({}).",
+            number(clock.sustained_width, 0),
+            width_words(&clock.sustained_width_source)
+        )),
+        escape(&fusion),
+        t!("figure"),
+        t!("instructions per iteration"),
+        t!("macro-ops per iteration"),
+        t!("time per iteration"),
+        t!("clock"),
+        t!("implied macro-ops per cycle"),
+        t!("bound"),
+        t!("meets the bound?"),
     );
+    let mut over_any = false;
     for (key, f) in &file.figures {
         let Some(i) = &f.instructions else { continue };
-        let over = i.implied_ipc > clock.max_ipc;
+        let rate = f.implied_rate(Some(clock)).unwrap_or(f64::INFINITY);
+        let over = f.over_bound(Some(clock));
+        over_any |= over;
+        let (macro_ops, rate) = match i.macro_ops_per_iteration {
+            Some(m) => (number(m, 1), number(rate, 2)),
+            None => (
+                t!("not counted").to_string(),
+                tf!("{} (instructions)", number(rate, 2)),
+            ),
+        };
         html.push_str(&format!(
-            "<tr data-key=\"{}\"{}><td><code>{}</code></td><td>{:.1}</td><td>{}</td><td>{:.2}</td><td>{}</td></tr>",
+            "<tr data-key=\"{}\"{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td{}>{}</td></tr>",
             escape(key),
-            if over { " class=\"lab-claim-broken\"" } else { "" },
-            escape(key),
-            i.per_iteration,
-            cell(key, f, file, data),
-            i.implied_ipc,
             if over {
-                "no: over the retire width, not citable as a time"
+                " class=\"lab-over-bound\""
             } else {
-                "yes"
+                ""
+            },
+            escape(key),
+            number(i.per_iteration, 1),
+            escape(&macro_ops),
+            cell(key, f, file, data),
+            escape(&tf!("{} GHz", number(clock.max_ghz, 2))),
+            escape(&rate),
+            number(clock.sustained_width, 0),
+            if over {
+                " class=\"lab-claim-broken\""
+            } else {
+                ""
+            },
+            if over {
+                t!("no: not citable as a time")
+            } else {
+                t!("yes")
             }
         ));
     }
     html.push_str("</tbody></table>\n\n");
+    html.push_str(&format!(
+        "<p class=\"lab-note\">{}</p>\n\n",
+        escape(&t!(
+            "A figure over the bound is not citable as a time: the time is too short for the work counted, so either the loop measured is not the loop counted or the clock is wrong. Ratios of such a figure may still be cited."
+        ))
+    ));
+    if over_any {
+        data.warn(format!(
+            "{}: a figure is over the instruction check's bound (see the {{{{#instructions}}}} table)",
+            file.label()
+        ));
+    }
     Ok(html)
 }
 
@@ -57,20 +129,33 @@ pub fn listing(key: &str, data: &Data) -> Result<String, String> {
             file.stem()
         ));
     };
-    let counted = f.instructions.as_ref().map_or(String::new(), |i| {
-        format!(
-            ", {:.1} instructions per iteration (callgrind)",
-            i.per_iteration
-        )
-    });
+    let share = number(l.share * 100.0, 1);
+    let counted = match &f.instructions {
+        Some(i) => match i.macro_ops_per_iteration {
+            Some(m) => tf!(
+                "{} instructions and {} macro-ops per iteration (callgrind); the function below executes {} % of the loop's instructions:",
+                number(i.per_iteration, 1),
+                number(m, 1),
+                share
+            ),
+            None => tf!(
+                "{} instructions per iteration (callgrind); the function below executes {} % of the loop's instructions:",
+                number(i.per_iteration, 1),
+                share
+            ),
+        },
+        None => tf!(
+            "the function below executes {} % of the loop's instructions:",
+            share
+        ),
+    };
     Ok(format!(
-        "\n\n<figure class=\"lab-listing\" data-key=\"{}\"><figcaption><code>{}</code>: {}{counted}; \
-         the function below executes {:.1} % of the loop's instructions: <code>{}</code></figcaption>\
-         <pre><code>{}</code></pre></figure>\n\n",
+        "\n\n<figure class=\"lab-listing\" data-key=\"{}\"><figcaption><code>{}</code>: {}; {} \
+         <code>{}</code></figcaption><pre><code>{}</code></pre></figure>\n\n",
         escape(key),
         escape(key),
-        format_value(f.unit, f.value),
-        l.share * 100.0,
+        escape(&localize_figure(&format_value(f.unit, f.value))),
+        escape(&counted),
         escape(&l.function),
         escape(&l.lines.join("\n"))
     ))
@@ -85,10 +170,15 @@ pub fn instr(key: &str, data: &Data) -> Result<String, String> {
             file.label()
         ));
     };
+    let n = i.per_iteration.round() as u64;
     Ok(format!(
-        "<span class=\"lab-instr\" data-key=\"{}\" data-machine=\"{}\">{:.0} instructions</span>",
+        "<span class=\"lab-instr\" data-key=\"{}\" data-machine=\"{}\">{}</span>",
         escape(key),
         escape(&file.stem()),
-        i.per_iteration
+        escape(&localize_figure(&tp!(
+            n,
+            "{} instruction",
+            "{} instructions"
+        )))
     ))
 }

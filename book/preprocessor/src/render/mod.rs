@@ -79,7 +79,7 @@ fn date(file: &RunFile) -> &str {
 }
 
 fn details(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
-    use lab_text::tf;
+    use lab_text::{t, tf};
     let spread = if f.samples > 1 {
         tf!(
             "median of {} samples, 95 % interval {} – {}, noise {} %; ",
@@ -103,13 +103,36 @@ fn details(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
         String::new()
     };
     let instructions = match (&f.instructions, &file.run.clock) {
-        (Some(i), Some(c)) => tf!(
-            "{} instructions per iteration (callgrind, the bench's own loop): {} per cycle at {} GHz, the core retires at most {}; ",
-            format!("{:.1}", i.per_iteration),
-            format!("{:.2}", i.implied_ipc),
-            format!("{:.2}", c.max_ghz),
-            c.max_ipc
-        ),
+        (Some(i), Some(c)) => {
+            let rate = format!("{:.2}", f.implied_rate(Some(c)).unwrap_or(f64::INFINITY));
+            let counted = match i.macro_ops_per_iteration {
+                Some(m) => tf!(
+                    "{} instructions, {} macro-ops per iteration (callgrind, the bench's own loop): {} macro-ops per cycle at {} GHz, the core sustains at most {}; ",
+                    format!("{:.1}", i.per_iteration),
+                    format!("{m:.1}"),
+                    rate,
+                    format!("{:.2}", c.max_ghz),
+                    c.sustained_width
+                ),
+                None => tf!(
+                    "{} instructions per iteration (callgrind, the bench's own loop; macro-ops not counted): {} per cycle at {} GHz, against the bound of {} this file records; ",
+                    format!("{:.1}", i.per_iteration),
+                    rate,
+                    format!("{:.2}", c.max_ghz),
+                    c.sustained_width
+                ),
+            };
+            if f.over_bound(Some(c)) {
+                format!(
+                    "{counted}{}",
+                    t!(
+                        "over the bound, so not citable as a time: the loop measured is not the loop counted, or the clock is wrong; "
+                    )
+                )
+            } else {
+                counted
+            }
+        }
         _ => String::new(),
     };
     let across = across(key, data);

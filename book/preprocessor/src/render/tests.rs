@@ -536,3 +536,165 @@ fn the_machines_table_says_the_recorded_words_in_the_pages_language() {
     );
     assert!(ru.contains("bespoke (a hand-rolled arena)"), "{ru}");
 }
+
+/// A hot figure's JSON: `value` ns, `instructions` per iteration and, when counted, `macro_ops`.
+fn hot_figure(value: f64, verdict: &str, instructions: f64, macro_ops: Option<f64>) -> String {
+    let counted = macro_ops.map_or(String::new(), |m| {
+        format!(
+            r#","macro_ops_per_iteration":{m},"implied_mops_per_cycle":{}"#,
+            m / (value * 4.0)
+        )
+    });
+    format!(
+        r#"{{"title":"t","unit":"nanoseconds","value":{value},"low":{value},"high":{value},"samples":50,"cv":0.01,"cv_plain":0.01,"verdict":"{verdict}","gate_note":"noise 1.0 %","instructions":{{"per_iteration":{instructions},"implied_ipc":{}{counted}}}}}"#,
+        instructions / (value * 4.0)
+    )
+}
+
+/// A file of `figures` measured at 4 GHz on a core of `width` (its clock as `clock_fields`
+/// writes the bound: this schema's names, or schema 3's `max_ipc`).
+fn hot_file(schema: u32, clock_fields: &str, figures: &str) -> RunFile {
+    let text = format!(
+        r#"{{"schema_version":{schema},
+        "machine":{{"id":"m-hot","cpu_model":"Test CPU","logical_cores":2,"memory_bytes":1073741824,
+                   "os":"Linux","kernel":"6.1","libc":"glibc 2.36"}},
+        "run":{{"date":"2026-12-04T10:00:00Z","rustc":"rustc 1.95.0","commit":"0123456789abcdef","allocator":"system",
+               "mode":"full","load_before":[0.1,0.1,0.1],"load_after":[0.2,0.1,0.1],"duration_seconds":1.0,
+               "clock":{{"max_ghz":4.0,"source":"measured: dependent register adds, best of 200 tries; /proc/cpuinfo says 2.45 GHz",{clock_fields}}}}},
+        "figures":{{{figures}}}}}"#
+    );
+    RunFile::parse(&text).unwrap()
+}
+
+fn zen3() -> String {
+    let source = lab_text::tr::fill(
+        bench_data::bound::WIDTH,
+        &[&"AMD Zen 3", &25, &1, &6, &bench_data::bound::AMD_19H],
+    );
+    format!(
+        r#""sustained_width":6.0,"sustained_width_source":"{source}","fusion":"{}""#,
+        bench_data::bound::FUSION_CMP_TEST
+    )
+}
+
+/// 28 instructions (23 macro-ops) in 1 ns at 4 GHz are 5.75 macro-ops per cycle, under Zen 3's 6;
+/// in 0.5 ns, 11.5: over it, so that figure is marked not citable as a time, and the page says
+/// what that means.
+#[test]
+fn the_instruction_table_checks_macro_ops_against_the_sustained_width() {
+    let figs = format!(
+        r#""h.fits":{},"h.over":{}"#,
+        hot_figure(1.0, "absolute", 28.0, Some(23.0)),
+        hot_figure(0.5, "ratio_only", 28.0, Some(23.0)),
+    );
+    let d = Data::from_files(vec![hot_file(4, &zen3(), &figs)]);
+    let out = chapter("{{#instructions}}", &d).unwrap();
+    for says in [
+        "Clock: 4.00 GHz (measured: dependent register adds",
+        "Bound: 6 macro-ops per cycle (AMD Zen 3 (family 25 model 1): at most 6 macro-ops per cycle, its dispatch width in AMD&#39;s Software Optimization Guide for family 19h).",
+        "Fused pairs: a cmp or test directly followed by a conditional jump is one macro-op.",
+        "<th>macro-ops per iteration</th>",
+        "<td>28.0</td><td>23.0</td>",
+        "<td>4.00 GHz</td><td>5.75</td><td>6</td><td>yes</td>",
+        "<td>11.50</td><td>6</td><td class=\"lab-claim-broken\">no: not citable as a time</td>",
+        "either the loop measured is not the loop counted or the clock is wrong",
+    ] {
+        assert!(out.contains(says), "{says:?} not in {out}");
+    }
+    assert_eq!(out.matches("class=\"lab-over-bound\"").count(), 1, "{out}");
+    assert!(
+        out.contains("<tr data-key=\"h.over\" class=\"lab-over-bound\">"),
+        "{out}"
+    );
+    // The figure's popover says the same in short.
+    let fig = chapter("{{#fig h.over}}", &d).unwrap();
+    assert!(
+        fig.contains("28.0 instructions, 23.0 macro-ops per iteration")
+            && fig.contains("11.50 macro-ops per cycle at 4.00 GHz, the core sustains at most 6")
+            && fig.contains("over the bound, so not citable as a time"),
+        "{fig}"
+    );
+    let fits = chapter("{{#fig h.fits}}", &d).unwrap();
+    assert!(!fits.contains("over the bound"), "{fits}");
+    // A Russian page reads all of it in Russian, numbers with a decimal comma.
+    let ru = russian("{{#instructions}}", &d);
+    for says in [
+        "Частота: 4,00 ГГц (измерено: зависимые сложения регистров, лучшая из 200 попыток; /proc/cpuinfo говорит 2,45 ГГц).",
+        "Предел: 6 макроопераций за такт (AMD Zen 3 (семейство 25, модель 1): не больше 6 макроопераций за такт — ширина диспетчеризации",
+        "<td>28,0</td><td>23,0</td>",
+        "<td>5,75</td><td>6</td><td>да</td>",
+        "нет: как время не для цитирования",
+    ] {
+        assert!(ru.contains(says), "{says:?} not in {ru}");
+    }
+    assert!(!ru.contains("macro-ops"), "{ru}");
+    // An absolute verdict on a figure over the bound is refused when the file is read.
+    let bad = format!(
+        r#""h.over":{}"#,
+        hot_figure(0.5, "absolute", 28.0, Some(23.0))
+    );
+    let text = hot_file(4, &zen3(), r#""h.x":{"title":"t","unit":"count","value":1,"low":1,"high":1,"samples":1,"cv":0,"cv_plain":0,"verdict":"absolute","gate_note":"exact count"}"#)
+        .to_json()
+        .replace(
+            r#""h.x": {"#,
+            &format!("{},\n\"h.x\": {{", bad),
+        );
+    let e = RunFile::parse(&text).unwrap_err();
+    assert!(e.contains("allows at most RatioOnly"), "{e}");
+}
+
+/// A schema 3 file recorded the retire width it assumed (`max_ipc`) and no macro-ops: each
+/// figure is checked with its instructions, which can only overstate the rate, and says so.
+#[test]
+fn files_before_the_fusion_count_are_checked_with_instructions() {
+    let clock = r#""max_ipc":8.0,"max_ipc_source":"AMD Zen (family 26): retires up to 8 macro-ops per cycle""#;
+    let figs = format!(r#""h.old":{}"#, hot_figure(1.0, "absolute", 28.0, None));
+    let d = Data::from_files(vec![hot_file(3, clock, &figs)]);
+    let out = chapter("{{#instructions}}", &d).unwrap();
+    for says in [
+        "Bound: 8 macro-ops per cycle (AMD Zen (family 26): retires up to 8 macro-ops per cycle).",
+        "it predates the fusion count",
+        "<td>28.0</td><td>not counted</td>",
+        "<td>7.00 (instructions)</td><td>8</td><td>yes</td>",
+    ] {
+        assert!(out.contains(says), "{says:?} not in {out}");
+    }
+    let fig = chapter("{{#fig h.old}}", &d).unwrap();
+    assert!(
+        fig.contains("macro-ops not counted") && fig.contains("against the bound of 8"),
+        "{fig}"
+    );
+}
+
+/// The three directives of the instruction check render (they were missing from `NAMES`, so a
+/// page showed them as written).
+#[test]
+fn the_listing_and_instruction_counts_render() {
+    let figs = format!(
+        r#""h.fits":{}"#,
+        hot_figure(1.0, "absolute", 28.0, Some(23.0))
+    );
+    let mut file = hot_file(4, &zen3(), &figs);
+    file.listings.insert(
+        "h.fits".into(),
+        bench_data::Listing {
+            function: "bench_paired::Group::time_on::{{closure}}".into(),
+            share: 0.99997,
+            lines: vec![
+                "13d250: mov    rdx,QWORD PTR [r13+0x0]".into(),
+                "13d2cb: jne    13d250".into(),
+            ],
+        },
+    );
+    let d = Data::from_files(vec![file]);
+    let out = chapter("{{#listing h.fits}} and {{#instr h.fits}}.", &d).unwrap();
+    assert!(!out.contains("{{#"), "{out}");
+    assert!(
+        out.contains("<code>h.fits</code>: 1.00 ns; 28.0 instructions and 23.0 macro-ops per iteration (callgrind); the function below executes 100.0 % of the loop&#39;s instructions: <code>bench_paired::Group::time_on::{{closure}}</code>"),
+        "{out}"
+    );
+    assert!(out.contains("13d2cb: jne    13d250"), "{out}");
+    assert!(out.contains(">28 instructions</span>."), "{out}");
+    assert!(chapter("{{#listing a.ns}}", &data()).is_err());
+    assert!(chapter("{{#instr a.ns}}", &data()).is_err());
+}
