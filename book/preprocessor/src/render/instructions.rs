@@ -14,7 +14,7 @@ use bench_data::format_value;
 use lab_text::tr::localize_figure;
 use lab_text::{t, tf, tp};
 
-use super::{cell, escape};
+use super::{cell_compact, escape};
 use crate::data::Data;
 
 /// `x` with `digits` decimals, as the page's language writes numbers.
@@ -43,7 +43,7 @@ pub fn table(data: &Data) -> Result<String, String> {
     let mut html = format!(
         "\n\n<p class=\"lab-note lab-bound\">{} {} {}</p>\n\n\
          <table class=\"lab-instructions\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th>\
-         <th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>",
+         <th>{}</th><th>{}</th></tr></thead><tbody>",
         escape(&tf!(
             "Clock: {} GHz ({}).",
             number(clock.max_ghz, 2),
@@ -59,9 +59,7 @@ pub fn table(data: &Data) -> Result<String, String> {
         t!("instructions per iteration"),
         t!("macro-ops per iteration"),
         t!("time per iteration"),
-        t!("clock"),
         t!("implied macro-ops per cycle"),
-        t!("bound"),
         t!("meets the bound?"),
     );
     let mut over_any = false;
@@ -79,7 +77,7 @@ pub fn table(data: &Data) -> Result<String, String> {
         };
         html.push_str(&format!(
             "<tr data-key=\"{}\"{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>\
-             <td>{}</td><td>{}</td><td>{}</td><td{}>{}</td></tr>",
+             <td>{}</td><td{}>{}</td></tr>",
             escape(key),
             if over {
                 " class=\"lab-over-bound\""
@@ -89,10 +87,8 @@ pub fn table(data: &Data) -> Result<String, String> {
             escape(key),
             number(i.per_iteration, 1),
             escape(&macro_ops),
-            cell(key, f, file, data),
-            escape(&tf!("{} GHz", number(clock.max_ghz, 2))),
+            cell_compact(key, f, file, data),
             escape(&rate),
-            number(clock.sustained_width, 0),
             if over {
                 " class=\"lab-claim-broken\""
             } else {

@@ -185,6 +185,17 @@ fn across(key: &str, data: &Data) -> String {
 }
 
 fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
+    cell_with(key, f, file, data, false)
+}
+
+/// [`cell`] for a table with many rows of times: a figure the gate does not let the book print
+/// says only "noisy here" in its cell, and why in its popover (the gate's note, a sentence long,
+/// would make every such row a column of words).
+fn cell_compact(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
+    cell_with(key, f, file, data, true)
+}
+
+fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, compact: bool) -> String {
     let details = details(key, f, file, data);
     let attrs = format!(
         "class=\"lab-fig{}\" data-fig=\"{}\" data-machine=\"{}\"",
@@ -204,7 +215,11 @@ fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
             f.gate_note
         ));
         let note = bench_data::note_words(&f.gate_note);
-        let shown = lab_text::tf!("not citable on this machine ({})", escape(&note));
+        let shown = if compact {
+            lab_text::t!("noisy here").into_owned()
+        } else {
+            lab_text::tf!("not citable on this machine ({})", escape(&note))
+        };
         let shown = lab_text::tr::localize_figure(&shown);
         popover(data, &attrs, &shown, &details)
     }
