@@ -260,3 +260,77 @@ fn revealed_answers_do_not_repeat_themselves() {
         assert!(repeated.is_empty(), "{}: {repeated:?} in {text}", q.kind);
     }
 }
+
+/// A "which took less time" question says what the book's text says about the same figure: the
+/// text's verdict (`{{#verdict}}`, `{{#claim KEY less|more|same}}`: `bench_data::claim`) reads a
+/// ratio within ±5 % of 1 as "the same for practice", even when its interval excludes 1, and the
+/// quiz must not call 0.989× "took less time". Many ratios around the band's edges, tight and
+/// wide intervals, every gate.
+#[test]
+fn less_time_verdicts_are_the_books() {
+    use bench_data::claim::{Direction, direction, verdict_words};
+    let key = "rent_return.1048576.pool_write_vs_fresh_vec_write";
+    let ratios = [
+        0.5, 0.9, 0.94, 0.949, 0.95, 0.951, 0.96, 0.982, 0.989, 0.999, 1.0, 1.001, 1.011, 1.04,
+        1.049, 1.05, 1.051, 1.06, 1.2, 2.0,
+    ];
+    let widths = [0.0005, 0.002, 0.01, 0.03, 0.08];
+    let band_label = format!(
+        "the same for practice: a measurable difference inside the ±{} % band",
+        lab_text::decimal::fixed(lab_text::verdict::EQUIVALENCE_BAND * 100.0, 0)
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for value in ratios {
+        for width in widths {
+            for gate in [Gate::RatioOnly, Gate::Absolute, Gate::Unfit] {
+                let (low, high) = (value - width, value + width);
+                let mut page = Page::sample();
+                let f = page.figures.get_mut(key).unwrap();
+                (f.value, f.low, f.high, f.gate) = (value, low, high, gate);
+                let q = crate::chapter::why_pool::quiz::AT_1_MIB
+                    .replay(&format!("{{\"key\":\"{key}\"}}"), &page)
+                    .unwrap();
+                let text = bench_data::Figure {
+                    title: "t".into(),
+                    unit: bench_data::Unit::Ratio,
+                    value,
+                    low,
+                    high,
+                    samples: 31,
+                    cv: 0.01,
+                    cv_plain: 0.01,
+                    verdict: match gate {
+                        Gate::Absolute => bench_data::Verdict::Absolute,
+                        Gate::RatioOnly => bench_data::Verdict::RatioOnly,
+                        Gate::Unfit => bench_data::Verdict::Unfit,
+                    },
+                    gate_note: "note".into(),
+                    repeats: Vec::new(),
+                    instructions: None,
+                };
+                let words = verdict_words(&text, "less time", "more time");
+                let want = match direction(&text, 1.0) {
+                    Direction::Less => {
+                        "renting 1 MiB from the pool, filling it and returning it took less time"
+                    }
+                    Direction::More => {
+                        "allocating a fresh zeroed Vec of 1 MiB, filling it and dropping it took less time"
+                    }
+                    // The label names the band: it follows the rule's constant.
+                    Direction::Same if words.contains("the same for practice") => &*band_label,
+                    Direction::Same => "no measurable difference",
+                    Direction::Unfit => "the bench cannot tell: the figure is too noisy to cite",
+                };
+                assert_eq!(
+                    q.right_answer(),
+                    want,
+                    "{value}× [{low}–{high}] {gate:?}: the text says “{words}”"
+                );
+                assert!(q.options.contains(&q.right_answer()));
+                seen.insert(want);
+            }
+        }
+    }
+    // Every verdict occurred, so the comparison covered every branch of the rule.
+    assert_eq!(seen.len(), 5, "{seen:?}");
+}
