@@ -265,7 +265,8 @@ fn revealed_answers_do_not_repeat_themselves() {
 /// text's verdict (`{{#verdict}}`, `{{#claim KEY less|more|same}}`: `bench_data::claim`) reads a
 /// ratio within ±5 % of 1 as "the same for practice", even when its interval excludes 1, and the
 /// quiz must not call 0.989× "took less time". Many ratios around the band's edges, tight and
-/// wide intervals, every gate.
+/// wide intervals, every gate. (Natively: `bench-data` is a native dev-dependency.)
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn less_time_verdicts_are_the_books() {
     use bench_data::claim::{Direction, direction, verdict_words};
