@@ -394,6 +394,19 @@ impl View {
     }
 }
 
+/// The view of widget `name` with its form's defaults and `edits` applied, as the book's build
+/// computes it: what the tests that hold a widget to its chapter's quiz read
+/// (`widget_and_quiz_agree_*` in each chapter's `quiz.rs`).
+#[cfg(test)]
+pub(crate) fn view_with(name: &str, edits: &[(&str, &str)]) -> View {
+    let w = widget(name).unwrap_or_else(|| panic!("no widget {name}"));
+    let mut inputs = Inputs::from_form(&(w.form)(""));
+    for (k, v) in edits {
+        inputs.set(k, *v);
+    }
+    (w.view)(&inputs, &Env::default())
+}
+
 /// A message as a sentence: with its final period (errors are shown without one).
 pub fn sentence(text: &str) -> String {
     if text.ends_with(['.', '!', '?', ':']) {
