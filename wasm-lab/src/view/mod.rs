@@ -350,14 +350,21 @@ impl View {
         self.slots.iter().find(|s| s.id == id)
     }
 
-    /// The value of the pair whose `data-testid` is `id`, wherever it is (also among the parts
-    /// drawn for readers without scripts): what a test reads to compare a widget with the lab.
+    /// The value of the pair, or the text of the first table cell, whose `data-testid` is `id`,
+    /// wherever it is (also among the parts drawn for readers without scripts): what a test
+    /// reads to compare a widget with the lab.
     pub fn value(&self, id: &str) -> Option<&str> {
         self.parts().find_map(|p| match p {
             Part::Pairs(pairs) => pairs
                 .iter()
                 .find(|pair| pair.id == id)
                 .map(|pair| pair.value.as_str()),
+            Part::Table(t) => t
+                .rows
+                .iter()
+                .flat_map(|r| &r.cells)
+                .find(|c| c.id.as_deref() == Some(id))
+                .map(|c| c.text.as_str()),
             _ => None,
         })
     }
