@@ -124,3 +124,69 @@ fn chunking_widget_and_quiz_agree_on_the_pooled_first_chunk() {
     let bytes = first_use.rsplit(", ").next().unwrap();
     assert!(number(bytes) > 0, "{first_use}");
 }
+
+/// Chunking, the .NET paths and their Rust port: the quiz's arrays, bytes, later-chunk bytes
+/// and iterator are the widget's, for the same chunk size and source (a source as long as the
+/// chunks asked about: the quiz's first and second chunks do not depend on the rest of the
+/// million). 200 draws of each: every view runs the chunker's whole report, a few tens of
+/// milliseconds each in a debug build.
+#[test]
+fn chunking_widget_and_quiz_agree_on_the_dotnet_paths() {
+    use wasm_lab::chapter::chunking::quiz::{
+        ChunkPath, FirstChunkArrays, FirstChunkBytes, LaterChunkBytes,
+    };
+    use wasm_lab::quiz::{Ask, Page, Rng};
+    let page = Page::default();
+    let on_a_vec = |len: u64, size: u64| {
+        view_with(
+            "chunking",
+            &[
+                ("chunk-len", len.to_string()),
+                ("chunk-size", size.to_string()),
+                ("chunk-source", "vec".to_string()),
+                ("chunk-strategy", "dotnet-chunk".to_string()),
+            ],
+        )
+    };
+    for seed in 0..200u64 {
+        let mut rng = Rng::new(seed);
+        // The chunks a question is about, and one element more: a later chunk is full only in
+        // a source two chunks long.
+        for (kind, chunks, cell) in [
+            (&FirstChunkArrays as &dyn Ask, 1, "first-allocs"),
+            (&FirstChunkBytes, 1, "first-bytes"),
+            (&LaterChunkBytes, 2, "dotnet-later"),
+        ] {
+            let q = kind.pose(&mut rng, &page).unwrap();
+            let size: u64 = q.params.parse().unwrap();
+            let v = on_a_vec(chunks * size + 1, size);
+            let row = "row-dotnet-chunk";
+            let shown = v
+                .cell(row, cell)
+                .unwrap_or_else(|| panic!("{size}: {}", v.text()));
+            assert_eq!(
+                number(shown).to_string(),
+                q.right_answer(),
+                "{} for chunks of {size}: the widget shows {shown}",
+                kind.name()
+            );
+        }
+        let q = ChunkPath.pose(&mut rng, &page).unwrap();
+        let kind = bufpool::chunk::SourceKind::ALL[q.params.parse::<usize>().unwrap() % 3];
+        let source = wasm_lab::chapter::chunking::view::source_key(kind);
+        let v = view_with(
+            "chunking",
+            &[
+                ("chunk-len", "2000".to_string()),
+                ("chunk-size", "1000".to_string()),
+                ("chunk-source", source.to_string()),
+                ("chunk-strategy", "dotnet-chunk".to_string()),
+            ],
+        );
+        assert_eq!(
+            v.value("chunk-path"),
+            Some(q.right_answer().as_str()),
+            "{source}"
+        );
+    }
+}

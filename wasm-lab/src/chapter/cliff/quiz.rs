@@ -427,6 +427,45 @@ mod tests {
         );
     }
 
+    /// The widget and the quiz read .NET's LOH and glibc's threshold alike for the same request:
+    /// `new byte[n]` in the LOH, the pool's array in it, the first LOH length of an element type
+    /// the widget offers (1, 4 and 8 bytes; the quiz's 2- and 16-byte types are not in its
+    /// selector), and whether the chunk reaches the threshold.
+    #[test]
+    fn widget_and_quiz_agree_on_the_borders() {
+        use crate::quiz::Ask;
+        use crate::view::view_with;
+        let page = Page::default();
+        for seed in 0..500 {
+            let mut rng = Rng::new(seed);
+            for (kind, id) in [
+                (&NewInLoh as &dyn Ask, "cliff-dotnet-loh"),
+                (&PoolInLoh, "cliff-pool-loh"),
+                (&GlibcMmap, "cliff-glibc-mmap"),
+            ] {
+                let q = kind.pose(&mut rng, &page).unwrap();
+                let v = view_with("cliff", &[("cliff-input", &q.params)]);
+                let shown = v.value(id).unwrap();
+                // "yes", "no", "yes — pushed there by the rounding", "no (< 131,072): …".
+                let word = shown.split([' ', '(']).next().unwrap();
+                assert_eq!(
+                    word,
+                    q.right_answer(),
+                    "{} {}: {shown}",
+                    kind.name(),
+                    q.params
+                );
+            }
+            let q = FirstLohLength.pose(&mut rng, &page).unwrap();
+            let size: u64 = q.params.parse().unwrap();
+            if let Some(elem) = Elem::ALL.into_iter().find(|e| e.size() == size) {
+                let v = view_with("cliff", &[("cliff-elem", elem.key())]);
+                let shown = v.value("cliff-first-loh").unwrap().replace(',', "");
+                assert_eq!(shown, q.right_answer(), "{elem:?}");
+            }
+        }
+    }
+
     /// The fresh-process edge is the data's: change the figure and the answer moves with it.
     #[test]
     fn fresh_edge_follows_the_data() {
