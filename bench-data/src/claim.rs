@@ -35,7 +35,9 @@
 //! ## The verdict rule
 //!
 //! A ratio's conclusion comes from its 95 % interval against 1 and a band of practical
-//! equivalence, ±[`EQUIVALENCE_BAND`] (5 %) around 1 ([`direction`]). [`Direction::Less`] needs
+//! equivalence, ±[`EQUIVALENCE_BAND`] (5 %) around 1 ([`direction`], over
+//! [`lab_text::verdict::reading`], which the lab's quizzes read their ratios with too, so a quiz
+//! and the text cannot disagree about a figure). [`Direction::Less`] needs
 //! both: the whole interval under 1 (the difference is measurable) *and* the median under
 //! 1 − 5 % (it is large enough to matter); [`Direction::More`] likewise above 1 + 5 %. Everything
 //! else is [`Direction::Same`]: either the interval includes 1 ("no measurable difference"), or
@@ -54,10 +56,12 @@ use lab_text::{t, tf};
 
 use crate::format::{citable, format_value, format_with_interval};
 
-/// The band of practical equivalence of the verdict rule: a ratio whose median is within ±5 % of
-/// 1 reads "the same for practice" even when its interval excludes 1.
-pub const EQUIVALENCE_BAND: f64 = 0.05;
 use crate::{Figure, RunFile, Unit, Verdict};
+/// The band of practical equivalence of the verdict rule: a ratio whose median is within ±5 % of
+/// 1 reads "the same for practice" even when its interval excludes 1. The rule itself is
+/// [`lab_text::verdict`], which the lab's quizzes read their ratios with too.
+pub use lab_text::verdict::EQUIVALENCE_BAND;
+use lab_text::verdict::{Reading, reading};
 
 /// A comparison a sentence makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -733,13 +737,12 @@ pub fn runtime_option<'a>(words: &[&'a str]) -> Result<(Option<&'a str>, Vec<&'a
 /// ```
 pub fn direction(f: &Figure, reference: f64) -> Direction {
     if f.verdict == Verdict::Unfit {
-        Direction::Unfit
-    } else if f.high < reference && f.value < reference * (1.0 - EQUIVALENCE_BAND) {
-        Direction::Less
-    } else if f.low > reference && f.value > reference * (1.0 + EQUIVALENCE_BAND) {
-        Direction::More
-    } else {
-        Direction::Same
+        return Direction::Unfit;
+    }
+    match reading(f.value, f.low, f.high, reference) {
+        Reading::Less => Direction::Less,
+        Reading::More => Direction::More,
+        Reading::WithinBand | Reading::NoDifference => Direction::Same,
     }
 }
 
@@ -752,10 +755,13 @@ fn note(f: &Figure) -> String {
 /// sentence's words for each side (default "less time", "more time").
 pub fn verdict_words(f: &Figure, less: &str, more: &str) -> String {
     let measured = format_with_interval(f);
-    match direction(f, 1.0) {
-        Direction::Less => format!("{measured}: {less}"),
-        Direction::More => format!("{measured}: {more}"),
-        Direction::Same if f.high < 1.0 || f.low > 1.0 => {
+    if f.verdict == Verdict::Unfit {
+        return tf!("not citable ({}): too noisy to say which way", f.gate_note);
+    }
+    match reading(f.value, f.low, f.high, 1.0) {
+        Reading::Less => format!("{measured}: {less}"),
+        Reading::More => format!("{measured}: {more}"),
+        Reading::WithinBand => {
             let (pct, side) = if f.value < 1.0 {
                 ((1.0 - f.value) * 100.0, t!("less"))
             } else {
@@ -771,13 +777,12 @@ pub fn verdict_words(f: &Figure, less: &str, more: &str) -> String {
                 )
             )
         }
-        Direction::Same => {
+        Reading::NoDifference => {
             format!(
                 "{measured}: {}",
                 t!("no measurable difference (the 95 % interval includes 1)")
             )
         }
-        Direction::Unfit => tf!("not citable ({}): too noisy to say which way", f.gate_note),
     }
 }
 

@@ -8,6 +8,7 @@ use bufpool::chunk::{SourceKind, Strategy, predict_blocks};
 use common::{choose, error_says, explains, fresh_rng, no_error, num};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
+use wasm_lab::chapter::chunking::scenario::pooled_first_bytes;
 
 const PAGE: &str = "chunking.html";
 
@@ -83,13 +84,22 @@ async fn blocks_table_is_measured_live() -> Result<()> {
             .await?;
         ensure!(num(&Browser::text(&row, "dotnet-later").await?)? == later_dotnet);
     }
-    // The pooled row runs the real SharedPool: a bucket-length buffer, then nothing.
+    // The pooled row runs the real SharedPool, already used on this page's thread: a
+    // bucket-length buffer, the quiz's answer for the same size, then nothing; the pool's first
+    // use (its slot table) is a line of its own.
     Browser::type_into(&w, "chunk-len", "100000").await?;
     Browser::type_into(&w, "chunk-size", "20000").await?;
     choose(&w, "chunk-strategy", "pooled").await?;
     let row = w.find(By::Css("[data-testid=\"row-pooled\"]")).await?;
-    ensure!(num(&Browser::text(&row, "first-bytes").await?)? >= 32_768 * 4);
+    let first = num(&Browser::text(&row, "first-bytes").await?)?;
+    ensure!(
+        first == pooled_first_bytes(20_000)? && first == 32_768 * 4,
+        "{first}"
+    );
     ensure!(Browser::text(&row, "later-bytes").await? == "0");
+    let first_use = Browser::text(&w, "chunk-pool-first-use").await?;
+    let slot_table = first_use.rsplit(", ").next().unwrap_or_default();
+    ensure!(num(slot_table)? > 0, "{first_use}");
     ensure!(Browser::text(&w, "chunk-blocks").await?.contains("32,768"));
     // Bad settings are explained.
     choose(&w, "chunk-source", "iterator").await?;

@@ -59,6 +59,12 @@ async fn widget_counts_like_the_lab() -> Result<()> {
         ensure!(number(&Browser::text(&w, "why-later-allocs").await?) == Some(0));
         ensure!(bytes(&w, "why-later-bytes").await? == 0);
         ensure!(number(&Browser::text(&w, "why-pool-buffers").await?) == Some(want.pool_buffers));
+        // The pool-buffer-bytes question's answer for the same rounds and size.
+        let buffer_bytes = number(&Browser::text(&w, "why-pool-buffer-bytes").await?);
+        ensure!(
+            buffer_bytes == Some(want.pool_buffer_bytes),
+            "{rounds}×{size}"
+        );
         // First use as measured in the page; the break-even follows from it by the lab's rule.
         let first = bytes(&w, "why-setup-bytes").await? + bytes(&w, "why-first-bytes").await?;
         ensure!(

@@ -9,6 +9,8 @@
 //! - [`json`]: a small JSON writer for the lab's own values, without `serde_json`.
 //! - [`lang`]: the languages the course ships; [`tr`]: the lab's words in the page's language
 //!   ([`t!`], [`tf!`], [`tp!`]), and the language's digit grouping and decimal separator.
+//! - [`verdict`]: the verdict rule (a ratio against 1 and the ±5 % band), which the book's text and
+//!   the lab's quizzes both read ratios with.
 //!
 //! Nothing here depends on the pool, the course or the browser.
 
@@ -19,6 +21,7 @@ pub mod html;
 pub mod json;
 pub mod lang;
 pub mod tr;
+pub mod verdict;
 
 /// `format!` through one shared, non-inlined call: `format!` inlines its fast path at every
 /// call site, and the wasm build is shipped to every reader.

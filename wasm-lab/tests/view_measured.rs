@@ -70,3 +70,123 @@ fn why_pool_counts_when_built() {
         "{html}"
     );
 }
+
+/// A number as the widget prints it (`1,048,576`), in English.
+fn number(text: &str) -> u64 {
+    text.replace(',', "")
+        .parse()
+        .unwrap_or_else(|e| panic!("not a number: {text:?} ({e})"))
+}
+
+/// The view of widget `name` with its defaults and `edits`.
+fn view_with(name: &str, edits: &[(&str, String)]) -> view::View {
+    let edits: Vec<(&str, &str)> = edits.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    view_of(name, &edits)
+}
+
+/// Chunking, the pooled strategy: the widget's first chunk (measured by the counting allocator)
+/// and the quiz's `pooled-first-bytes` answer (read from the pool's statistics) are one number
+/// for the same chunk size, on every source kind: the quiz once wanted 1,048,576 where the
+/// widget showed 1,048,912, the pool's first-use slot table included.
+#[test]
+fn chunking_widget_and_quiz_agree_on_the_pooled_first_chunk() {
+    use wasm_lab::chapter::chunking::quiz::PooledFirstBytes;
+    use wasm_lab::quiz::{Ask, Page, Rng};
+    let page = Page::default();
+    for seed in 0..500u64 {
+        let q = PooledFirstBytes.pose(&mut Rng::new(seed), &page).unwrap();
+        let size: u64 = q.params.parse().unwrap();
+        let source = ["slice", "vec", "iterator"][seed as usize % 3];
+        let v = view_with(
+            "chunking",
+            &[
+                ("chunk-len", (size + 1).to_string()),
+                ("chunk-size", size.to_string()),
+                ("chunk-source", source.to_string()),
+                ("chunk-strategy", "pooled".to_string()),
+            ],
+        );
+        let shown = v
+            .cell("row-pooled", "first-bytes")
+            .unwrap_or_else(|| panic!("{size}: no pooled row: {}", v.text()));
+        assert_eq!(
+            number(shown),
+            q.right_answer().parse::<u64>().unwrap(),
+            "chunks of {size} from a {source}: the widget shows {shown}, the quiz asks “{}”",
+            q.prompt
+        );
+    }
+    // The pool's first use is not hidden: it is a line of its own, measured.
+    let v = view_of("chunking", &[("chunk-strategy", "pooled")]);
+    let first_use = v
+        .value("chunk-pool-first-use")
+        .unwrap_or_else(|| panic!("{}", v.text()));
+    let bytes = first_use.rsplit(", ").next().unwrap();
+    assert!(number(bytes) > 0, "{first_use}");
+}
+
+/// Chunking, the .NET paths and their Rust port: the quiz's arrays, bytes, later-chunk bytes
+/// and iterator are the widget's, for the same chunk size and source (a source as long as the
+/// chunks asked about: the quiz's first and second chunks do not depend on the rest of the
+/// million). 200 draws of each: every view runs the chunker's whole report, a few tens of
+/// milliseconds each in a debug build.
+#[test]
+fn chunking_widget_and_quiz_agree_on_the_dotnet_paths() {
+    use wasm_lab::chapter::chunking::quiz::{
+        ChunkPath, FirstChunkArrays, FirstChunkBytes, LaterChunkBytes,
+    };
+    use wasm_lab::quiz::{Ask, Page, Rng};
+    let page = Page::default();
+    let on_a_vec = |len: u64, size: u64| {
+        view_with(
+            "chunking",
+            &[
+                ("chunk-len", len.to_string()),
+                ("chunk-size", size.to_string()),
+                ("chunk-source", "vec".to_string()),
+                ("chunk-strategy", "dotnet-chunk".to_string()),
+            ],
+        )
+    };
+    for seed in 0..200u64 {
+        let mut rng = Rng::new(seed);
+        // The chunks a question is about, and one element more: a later chunk is full only in
+        // a source two chunks long.
+        for (kind, chunks, cell) in [
+            (&FirstChunkArrays as &dyn Ask, 1, "first-allocs"),
+            (&FirstChunkBytes, 1, "first-bytes"),
+            (&LaterChunkBytes, 2, "dotnet-later"),
+        ] {
+            let q = kind.pose(&mut rng, &page).unwrap();
+            let size: u64 = q.params.parse().unwrap();
+            let v = on_a_vec(chunks * size + 1, size);
+            let row = "row-dotnet-chunk";
+            let shown = v
+                .cell(row, cell)
+                .unwrap_or_else(|| panic!("{size}: {}", v.text()));
+            assert_eq!(
+                number(shown).to_string(),
+                q.right_answer(),
+                "{} for chunks of {size}: the widget shows {shown}",
+                kind.name()
+            );
+        }
+        let q = ChunkPath.pose(&mut rng, &page).unwrap();
+        let kind = bufpool::chunk::SourceKind::ALL[q.params.parse::<usize>().unwrap() % 3];
+        let source = wasm_lab::chapter::chunking::view::source_key(kind);
+        let v = view_with(
+            "chunking",
+            &[
+                ("chunk-len", "2000".to_string()),
+                ("chunk-size", "1000".to_string()),
+                ("chunk-source", source.to_string()),
+                ("chunk-strategy", "dotnet-chunk".to_string()),
+            ],
+        );
+        assert_eq!(
+            v.value("chunk-path"),
+            Some(q.right_answer().as_str()),
+            "{source}"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 
 use lab_text::decimal::fixed;
 use lab_text::tr::get_dynamic;
+use lab_text::verdict::{EQUIVALENCE_BAND, Reading, reading};
 use lab_text::{n, t, tf};
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +22,9 @@ pub struct Ratio {
     pub at: &'static str,
 }
 
-/// "Which took less time on this machine?" — decided by the ratio's 95 % interval.
+/// "Which took less time on this machine?" — decided by the book's verdict rule
+/// ([`lab_text::verdict`]: the ratio's 95 % interval against 1 and the ±5 % band), the rule the
+/// text's `{{#verdict}}` and `{{#claim}}` read the same figure with.
 pub struct LessTime {
     pub name: &'static str,
     pub ratios: &'static [Ratio],
@@ -35,6 +38,8 @@ pub struct RatioParams {
 
 // Answers to pick, translated where used (`get_dynamic`).
 const NO_DIFFERENCE: &str = n!("no measurable difference");
+const SAME_FOR_PRACTICE: &str =
+    n!("the same for practice: a measurable difference inside the ±5 % band");
 const TOO_NOISY: &str = n!("the bench cannot tell: the figure is too noisy to cite");
 
 fn interval(f: &Fig) -> String {
@@ -88,6 +93,7 @@ impl Kind for LessTime {
         let a_less = tf!("{} took less time", a);
         let b_less = tf!("{} took less time", b);
         let shown = interval(f);
+        let band = fixed(EQUIVALENCE_BAND * 100.0, 0);
         let (right, why) = if f.gate == Gate::Unfit {
             (
                 get_dynamic(TOO_NOISY),
@@ -98,44 +104,59 @@ impl Kind for LessTime {
                     f.note
                 ),
             )
-        } else if f.high < 1.0 {
-            (
-                a_less.clone(),
-                tf!(
-                    "measured side by side on {}, it took {} the time of the other, {}; the whole 95 % interval lies below 1",
-                    page.machine,
-                    shown,
-                    b
-                ),
-            )
-        } else if f.low > 1.0 {
-            (
-                b_less.clone(),
-                tf!(
-                    "measured side by side on {}, {} took {} the time of this one; the whole 95 % interval lies above 1",
-                    page.machine,
-                    a,
-                    shown
-                ),
-            )
         } else {
-            (
-                get_dynamic(NO_DIFFERENCE),
-                tf!(
-                    "measured side by side on {}, the first of the two took {} the time of the second; the 95 % interval includes 1, so the bench cannot tell them apart",
-                    page.machine,
-                    shown
+            match reading(f.value, f.low, f.high, 1.0) {
+                Reading::Less => (
+                    a_less.clone(),
+                    tf!(
+                        "measured side by side on {}, it took {} the time of the other, {}; the whole 95 % interval lies below 1 and the median more than {} % below it",
+                        page.machine,
+                        shown,
+                        b,
+                        band
+                    ),
                 ),
-            )
+                Reading::More => (
+                    b_less.clone(),
+                    tf!(
+                        "measured side by side on {}, {} took {} the time of this one; the whole 95 % interval lies above 1 and the median more than {} % above it",
+                        page.machine,
+                        a,
+                        shown,
+                        band
+                    ),
+                ),
+                Reading::WithinBand => (
+                    get_dynamic(SAME_FOR_PRACTICE),
+                    tf!(
+                        "measured side by side on {}, the first of the two took {} the time of the second: the 95 % interval excludes 1, so the difference is measurable, but the median is within {} % of 1, and the book calls such a pair the same for practice",
+                        page.machine,
+                        shown,
+                        band
+                    ),
+                ),
+                Reading::NoDifference => (
+                    get_dynamic(NO_DIFFERENCE),
+                    tf!(
+                        "measured side by side on {}, the first of the two took {} the time of the second; the 95 % interval includes 1, so the bench cannot tell them apart",
+                        page.machine,
+                        shown
+                    ),
+                ),
+            }
         };
         Ok(Solution::choice(right, why)
             .mistake(
                 a_less,
-                t!("Check which side of the ratio is on top, and whether its interval lies wholly below 1"),
+                t!("Check which side of the ratio is on top, whether its interval lies wholly below 1, and whether the difference is larger than the book's band"),
             )
             .mistake(
                 b_less,
-                t!("A ratio above 1 means the top operation took longer: does the interval lie wholly above 1"),
+                t!("A ratio above 1 means the top operation took longer: does the interval lie wholly above 1, and is the difference larger than the book's band"),
+            )
+            .mistake(
+                get_dynamic(SAME_FOR_PRACTICE),
+                t!("The same for practice means a measurable difference that is small: check whether the interval excludes 1, then how far the median is from it"),
             )
             .mistake(
                 get_dynamic(NO_DIFFERENCE),

@@ -349,6 +349,69 @@ impl View {
     pub fn slot(&self, id: &str) -> Option<&Slot> {
         self.slots.iter().find(|s| s.id == id)
     }
+
+    /// The value of the pair, or the text of the first table cell, whose `data-testid` is `id`,
+    /// wherever it is (also among the parts drawn for readers without scripts): what a test
+    /// reads to compare a widget with the lab.
+    pub fn value(&self, id: &str) -> Option<&str> {
+        self.parts().find_map(|p| match p {
+            Part::Pairs(pairs) => pairs
+                .iter()
+                .find(|pair| pair.id == id)
+                .map(|pair| pair.value.as_str()),
+            Part::Table(t) => t
+                .rows
+                .iter()
+                .flat_map(|r| &r.cells)
+                .find(|c| c.id.as_deref() == Some(id))
+                .map(|c| c.text.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The text of cell `cell` in the table row whose `data-testid` is `row`.
+    pub fn cell(&self, row: &str, cell: &str) -> Option<&str> {
+        self.parts().find_map(|p| match p {
+            Part::Table(t) => t
+                .rows
+                .iter()
+                .filter(|r| r.id.as_deref() == Some(row))
+                .flat_map(|r| &r.cells)
+                .find(|c| c.id.as_deref() == Some(cell))
+                .map(|c| c.text.as_str()),
+            _ => None,
+        })
+    }
+
+    /// Every part of every slot, those drawn for readers without scripts included.
+    fn parts(&self) -> impl Iterator<Item = &Part> {
+        fn walk<'a>(parts: &'a [Part], out: &mut Vec<&'a Part>) {
+            for p in parts {
+                out.push(p);
+                if let Part::NoScript(inner) = p {
+                    walk(inner, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for s in &self.slots {
+            walk(&s.parts, &mut out);
+        }
+        out.into_iter()
+    }
+}
+
+/// The view of widget `name` with its form's defaults and `edits` applied, as the book's build
+/// computes it: what the tests that hold a widget to its chapter's quiz read
+/// (`widget_and_quiz_agree_*` in each chapter's `quiz.rs`).
+#[cfg(test)]
+pub(crate) fn view_with(name: &str, edits: &[(&str, &str)]) -> View {
+    let w = widget(name).unwrap_or_else(|| panic!("no widget {name}"));
+    let mut inputs = Inputs::from_form(&(w.form)(""));
+    for (k, v) in edits {
+        inputs.set(k, *v);
+    }
+    (w.view)(&inputs, &Env::default())
 }
 
 /// A message as a sentence: with its final period (errors are shown without one).

@@ -231,6 +231,71 @@ mod tests {
         q.right_answer()
     }
 
+    /// Every verdict word a quiz shows is the text's: for the same figure of the primary data
+    /// file, the "which took less time" answer drawn from the page this preprocessor writes is
+    /// what `{{#verdict}}` renders beside it (`bench_data::claim`, over `lab_text::verdict`). The
+    /// text reads a ratio within ±5 % of 1 as "the same for practice" even when its interval
+    /// excludes 1; the quiz once called 0.989× "took less time". Ratios around the band's
+    /// edges (0.95, 0.989, 1.0, 1.049, 1.051 among them), tight and wide intervals, and a figure
+    /// the gate rejects.
+    #[test]
+    fn quiz_verdicts_are_the_texts() {
+        let committed =
+            Data::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data"), None).unwrap();
+        let base = committed.primary().unwrap().clone();
+        let band = lab_text::decimal::fixed(lab_text::verdict::EQUIVALENCE_BAND * 100.0, 0);
+        let same_for_practice =
+            format!("the same for practice: a measurable difference inside the ±{band} % band");
+        let ratios = [
+            0.5, 0.9, 0.94, 0.949, 0.95, 0.951, 0.96, 0.982, 0.989, 0.999, 1.0, 1.001, 1.011, 1.04,
+            1.049, 1.05, 1.051, 1.06, 1.2, 2.0,
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        for value in ratios {
+            for width in [0.0005, 0.002, 0.01, 0.03, 0.08] {
+                for unfit in [false, true] {
+                    let mut file = base.clone();
+                    let f = file.figures.get_mut(KEY).unwrap();
+                    (f.value, f.low, f.high) = (value, value - width, value + width);
+                    f.verdict = if unfit {
+                        bench_data::Verdict::Unfit
+                    } else {
+                        bench_data::Verdict::RatioOnly
+                    };
+                    let data = Data::from_files(vec![file]);
+                    let text = crate::render::verdict::verdict(KEY, &[], &data).unwrap();
+                    let direction = text
+                        .split("data-direction=\"")
+                        .nth(1)
+                        .and_then(|rest| rest.split('"').next())
+                        .unwrap();
+                    let quiz = answer(&data);
+                    let agrees = match direction {
+                        "less" => quiz.starts_with("renting 1 MiB from the pool"),
+                        "more" => quiz.starts_with("allocating a fresh zeroed Vec"),
+                        "same" if text.contains("the same for practice") => {
+                            quiz == same_for_practice
+                        }
+                        "same" => quiz == "no measurable difference",
+                        "unfit" => quiz.contains("too noisy"),
+                        other => panic!("a direction this test does not know: {other}"),
+                    };
+                    assert!(
+                        agrees,
+                        "{value}× ±{width}, unfit: {unfit}: the text says {text}, the quiz “{quiz}”"
+                    );
+                    seen.insert(if text.contains("the same for practice") {
+                        "within the band".to_string()
+                    } else {
+                        direction.to_string()
+                    });
+                }
+            }
+        }
+        // Every reading of the rule occurred.
+        assert_eq!(seen.len(), 5, "{seen:?}");
+    }
+
     /// Rerun the bench with another outcome and the data question's answer follows it.
     #[test]
     fn data_questions_follow_a_mutated_data_file() {

@@ -224,6 +224,38 @@ mod tests {
         assert_eq!(is_bucket_length(4095), "no");
     }
 
+    /// The calculator and the quiz round one request the same way: every kind's answer is the
+    /// widget's line for the drawn request (index, length, waste, and whether the length is the
+    /// request).
+    #[test]
+    fn widget_and_quiz_agree_on_every_request() {
+        let page = Page::default();
+        let digits = |s: &str| s.replace(',', "");
+        for seed in 0..500 {
+            let mut rng = crate::quiz::Rng::new(seed);
+            for kind in [
+                &BucketIndex as &dyn Ask,
+                &BufferLength,
+                &WastedBytes,
+                &LengthIsRequest,
+            ] {
+                let q = kind.pose(&mut rng, &page).unwrap();
+                let v = crate::view::view_with("bucket-rounding", &[("calc-input", &q.params)]);
+                let line = |id: &str| digits(v.value(id).unwrap());
+                let right = digits(&q.right_answer());
+                match kind.name() {
+                    "bucket-index" => assert_eq!(line("calc-index"), right, "{q:?}"),
+                    "buffer-length" => assert_eq!(line("calc-length"), right, "{q:?}"),
+                    "wasted-bytes" => assert_eq!(line("calc-wasted"), right, "{q:?}"),
+                    "length-is-request" => {
+                        assert_eq!(yes_no(line("calc-length") == q.params), right, "{q:?}")
+                    }
+                    other => panic!("a kind this test does not compare: {other}"),
+                }
+            }
+        }
+    }
+
     /// Each misconception gets its own hint, and none gives the answer away.
     #[test]
     fn buffer_length_misconceptions() {

@@ -354,6 +354,79 @@ mod tests {
     use super::*;
     use crate::quiz::Ask;
 
+    /// The widget's run and the quiz's agree for the same P, M, K and size: what the pool keeps,
+    /// what round 2 allocates, whether `Create()` keeps a size, and what a peak leaves behind on
+    /// a small and a big machine. (The environment overrides are the quiz's alone: the widget
+    /// takes P and M as they are.)
+    #[test]
+    fn widget_and_quiz_agree_on_every_run() {
+        use crate::view::view_with;
+        let page = Page::default();
+        let run = |p: u64, m: u64, k: u64, size: u64| {
+            view_with(
+                "capacity",
+                &[
+                    ("cap-p", &p.to_string()),
+                    ("cap-m", &m.to_string()),
+                    ("cap-k", &k.to_string()),
+                    ("cap-size", &size.to_string()),
+                ],
+            )
+        };
+        let digits = |v: &crate::view::View, id: &str| {
+            v.value(id)
+                .unwrap_or_else(|| panic!("{id}: {}", v.text()))
+                .replace(',', "")
+        };
+        // `Create()`'s question on 100 draws: each one rents up to 4 MiB four times, most of this
+        // test's time in a debug build.
+        for seed in 0..100 {
+            let q = CreateKeeps.pose(&mut Rng::new(seed), &page).unwrap();
+            let v = view_with("capacity", &[("cap-k", "0"), ("cap-size", &q.params)]);
+            let create = v.value("cap-create").unwrap();
+            assert!(
+                create.starts_with(&q.right_answer()),
+                "{}: {create}",
+                q.params
+            );
+        }
+        let mut machines = std::collections::BTreeSet::new();
+        for seed in 0..500 {
+            let mut rng = Rng::new(seed);
+            let q = Capacity.pose(&mut rng, &page).unwrap();
+            let s: Shape = serde_json::from_str(&q.params).unwrap();
+            let v = run(
+                s.partitions,
+                s.per_partition,
+                s.partitions * s.per_partition + 9,
+                16,
+            );
+            assert_eq!(digits(&v, "cap-capacity"), q.right_answer(), "{s:?}");
+            assert_eq!(digits(&v, "cap-r1-kept"), q.right_answer(), "{s:?}");
+
+            let q = BytesPerRound.pose(&mut rng, &page).unwrap();
+            let h: Held = serde_json::from_str(&q.params).unwrap();
+            let v = run(h.partitions, h.per_partition, h.held, h.size);
+            assert_eq!(digits(&v, "cap-r2-bytes"), q.right_answer(), "{h:?}");
+
+            // What the peak leaves on each machine, as the explanation quotes it (a few dozen
+            // settings, each run once).
+            let m = Kind::draw(&BigMachine, &mut rng, &page).unwrap();
+            let params = serde_json::to_string(&m).unwrap();
+            if !machines.insert(params.clone()) {
+                continue;
+            }
+            let q = BigMachine.replay(&params, &page).unwrap();
+            for cores in [m.small, m.big] {
+                let v = run(cores, 32, m.held, m.size);
+                for id in ["cap-r1-kept", "cap-r1-kept-bytes"] {
+                    let shown = v.value(id).unwrap();
+                    assert!(q.solution.why.contains(shown), "{m:?} {id} {shown}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn quiz_answers_match_the_formulas() {
         let page = Page::default();

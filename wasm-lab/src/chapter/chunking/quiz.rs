@@ -41,7 +41,8 @@ pub struct FirstChunkBytes;
 pub struct LaterChunkBytes;
 /// "Which iterator runs for this source?" — a choice.
 pub struct ChunkPath;
-/// "The pooled strategy on a fresh `SharedPool`: bytes for the first chunk?" — a number.
+/// "The pooled strategy on a `SharedPool` already used on this thread: bytes for the first
+/// chunk?" — a number, the widget's pooled first chunk for the same size.
 pub struct PooledFirstBytes;
 
 impl Kind for FirstChunkArrays {
@@ -211,7 +212,7 @@ impl Kind for PooledFirstBytes {
     }
     fn prompt(&self, s: &u64) -> String {
         tf!(
-            "The pooled strategy with the lab's SharedPool<i32>, freshly created: chunks of {} i32. How many bytes does the first chunk allocate?",
+            "The pooled strategy with the lab's SharedPool<i32>, already used on this thread but holding no buffer: chunks of {} i32. How many bytes does the first chunk allocate?",
             group_digits(*s)
         )
     }
@@ -219,7 +220,7 @@ impl Kind for PooledFirstBytes {
         let bytes = pooled_first_bytes(s).map_err(|e| crate::pool_words::chunk_error(&e))?;
         let length = bucket::round(s as usize).length() as u64;
         let why = tf!(
-            "The pool rounds {} up to its {}-element bucket and allocates that once: {} × 4 = {} bytes. Later chunks reuse it and allocate nothing",
+            "The pool rounds {} up to its {}-element bucket and allocates that once: {} × 4 = {} bytes. Later chunks reuse it and allocate nothing. (A pool's very first use on a thread also makes its slot table there, once; the widget shows that cost on a line of its own)",
             group_digits(s),
             group_digits(length),
             group_digits(length),
@@ -227,7 +228,7 @@ impl Kind for PooledFirstBytes {
         );
         Ok(Solution::number(bytes, why)
             .hint(t!(
-                "A fresh pool has nothing to hand out, and it allocates whole buckets"
+                "A pool holding no buffer has nothing to hand out, and it allocates whole buckets"
             ))
             .mistake(
                 s * 4,
@@ -235,7 +236,7 @@ impl Kind for PooledFirstBytes {
             )
             .mistake(
                 0,
-                t!("A freshly created pool holds nothing yet: the first rent allocates"),
+                t!("The pool holds no buffer yet: the first rent allocates"),
             ))
     }
 }

@@ -7,6 +7,11 @@
 //! `RentBuffer` seam, wired to the real pool) instead of the report's minimal free list. The
 //! chapter's quiz ([`crate::chapter::chunking::quiz`]) grades its answers with the functions below.
 //!
+//! The pooled strategy runs on a pool *already used on this thread* ([`used_pool`]): a pool's
+//! first use on a thread also makes its slot table for that thread (336 bytes in the wasm build),
+//! a one-off cost of the pool, not of a chunk. The widget shows it on a line of its own
+//! ([`Table::pool_first_use`]), and the quiz's first chunk is the widget's first chunk.
+//!
 //! ```
 //! use wasm_lab::chapter::chunking::scenario::{first_chunk_arrays, later_chunk_dotnet_bytes, pooled_first_bytes};
 //! assert_eq!(first_chunk_arrays(20_000), 14);          // 4, 8, …, 16,384, 20,000
@@ -59,6 +64,9 @@ pub struct Table {
     /// The chosen strategy's first-chunk blocks by formula (for the pooled strategy: the pool's
     /// bucket-length buffer).
     pub first_blocks: Vec<Block>,
+    /// What the pooled strategy's pool cost on its first use on this thread (its slot table),
+    /// before the first chunk: measured, `None` when no pooled row ran.
+    pub pool_first_use: Option<ChunkCost>,
 }
 
 /// Why a widget setting cannot run.
@@ -87,8 +95,40 @@ pub fn check(len: u64, size: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// The pooled strategy run through a fresh [`SharedPool`], measured by the counting allocator:
-/// the first chunk, then the second. Also returns the pool's buffer length.
+/// A [`SharedPool`] of `i32` already used on this thread, holding no buffer: the pool the pooled
+/// strategy chunks with, in the widget and in the quiz.
+///
+/// A pool makes its slot table for a thread on its first return there (as .NET's
+/// `t_tlsBuckets`); here that return is of a foreign 16-element buffer, which is then trimmed
+/// away, so the pool's statistics count no buffer and a chunk finds nothing to reuse. What that
+/// first use cost (the slot table) comes back beside the pool, measured by the counting
+/// allocator (`None` without it).
+pub fn used_pool() -> (SharedPool<i32>, Option<ChunkCost>) {
+    let pool = SharedPool::<i32>::new();
+    let foreign: Box<[i32]> = vec![0; bucket::bucket_length(0)].into_boxed_slice();
+    let first_use = || {
+        // A bucket's length is always accepted (the check is on the length alone).
+        let _ = pool.return_boxed(foreign, false);
+    };
+    let cost = if alloc_count::installed() {
+        alloc_count::measure(first_use)
+            .ok()
+            .map(|((), stats)| ChunkCost {
+                allocations: stats.allocations,
+                reallocations: stats.reallocations,
+                bytes: stats.bytes_requested,
+            })
+    } else {
+        first_use();
+        None
+    };
+    pool.trim_all();
+    (pool, cost)
+}
+
+/// The pooled strategy run through a [`SharedPool`] already used on this thread ([`used_pool`]),
+/// measured by the counting allocator: the first chunk, then the second, and the pool's first
+/// use on this thread before them.
 ///
 /// # Errors
 ///
@@ -97,10 +137,12 @@ pub fn shared_pool_costs(
     len: usize,
     size: usize,
     kind: SourceKind,
-) -> Result<(ChunkCost, Option<ChunkCost>), ChunkError> {
+) -> Result<(ChunkCost, Option<ChunkCost>, ChunkCost), ChunkError> {
     let data: Vec<i32> = vec![0; len];
-    let take = |n: usize| -> Result<ChunkCost, ChunkError> {
-        let mut pool = SharedPool::<i32>::new();
+    let mut first_use = None;
+    let mut take = |n: usize| -> Result<ChunkCost, ChunkError> {
+        let (mut pool, cost) = used_pool();
+        first_use = first_use.or(cost);
         let plan = Plan {
             strategy: Strategy::Pooled,
             size,
@@ -128,7 +170,7 @@ pub fn shared_pool_costs(
     } else {
         None
     };
-    Ok((one, later))
+    Ok((one, later, first_use.ok_or(ChunkError::NotInstalled)?))
 }
 
 /// The widget's table: `len` `i32`s of `source` kind in chunks of `size`, every strategy that
@@ -146,9 +188,13 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
     let (ulen, usize_) = (len as usize, size as usize);
     let report = blocks::<i32>(ulen, usize_).map_err(|e| crate::pool_words::chunk_error(&e))?;
     let mut rows = Vec::new();
+    let mut pool_first_use = None;
     for r in report.rows.iter().filter(|r| r.source == source) {
         let (first, later) = if r.strategy == Strategy::Pooled {
-            shared_pool_costs(ulen, usize_, source).map_err(|e| e.to_string())?
+            let (first, later, first_use) =
+                shared_pool_costs(ulen, usize_, source).map_err(|e| e.to_string())?;
+            pool_first_use = Some(first_use);
+            (first, later)
         } else {
             (r.first, r.later)
         };
@@ -157,7 +203,7 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
         rows.push(Row {
             strategy: r.strategy,
             path: if r.strategy == Strategy::Pooled {
-                n!("pooled buffer (SharedPool)")
+                n!("pooled buffer (a SharedPool already used on this thread)")
             } else {
                 r.path
             },
@@ -188,6 +234,7 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
         source,
         rows,
         first_blocks,
+        pool_first_use,
     })
 }
 
@@ -239,8 +286,9 @@ pub fn path_for(kind: SourceKind) -> &'static str {
     dotnet::chunk(Source::of(kind, &data), 4).map_or("error", |c| c.path().name())
 }
 
-/// Bytes the pooled strategy allocates for the first chunk of `size` `i32`s through a fresh
-/// [`SharedPool`], read from the pool's statistics (buffers it allocated × their length × 4).
+/// Bytes the pooled strategy allocates for the first chunk of `size` `i32`s through a
+/// [`SharedPool`] already used on this thread ([`used_pool`], the widget's pool), read from the
+/// pool's statistics (buffers it allocated × their length × 4).
 ///
 /// # Errors
 ///
@@ -248,7 +296,7 @@ pub fn path_for(kind: SourceKind) -> &'static str {
 pub fn pooled_first_bytes(size: u64) -> Result<u64, ChunkError> {
     let size = size as usize;
     let data: Vec<i32> = vec![1; size];
-    let mut pool = SharedPool::<i32>::new();
+    let (mut pool, _) = used_pool();
     let plan = Plan {
         strategy: Strategy::Pooled,
         size,

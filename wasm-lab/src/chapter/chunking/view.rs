@@ -257,6 +257,18 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
             }),
         ),
     ])];
+    // The pooled row runs on a pool already used on this thread: its first use there (the slot
+    // table it makes once) is a cost of the pool, shown apart from the chunks.
+    if let (Strategy::Pooled, Some(first_use), Some(Part::Pairs(pairs))) =
+        (strategy, t.pool_first_use, parts.first_mut())
+    {
+        let (a, b) = cost(Some(first_use));
+        pairs.push(pair(
+            n!("The pool's first use on this thread, before any chunk (its slot table, once): allocations, bytes"),
+            "chunk-pool-first-use",
+            f!("{a}, {b}"),
+        ));
+    }
     if !t.first_blocks.is_empty() {
         parts.push(Part::Spans(drawn));
     }

@@ -4,8 +4,8 @@
 //! the cliff survives the first free.
 
 use crate::chapter::cliff::scenario::{
-    Elem, GLIBC_MIN_CHUNK, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes, first_loh_length,
-    glibc_chunk,
+    Elem, GLIBC_MIN_CHUNK, GLIBC_MMAP_THRESHOLD, PAGE, Served, cliff, dotnet_object_bytes,
+    first_loh_length, glibc_chunk, glibc_served,
 };
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
@@ -72,7 +72,8 @@ pub struct NewInLoh;
 pub struct PoolInLoh;
 /// "First length of a `T[]` in the LOH?" — a number.
 pub struct FirstLohLength;
-/// "glibc's chunk for `malloc(N)`?" — a number.
+/// "glibc's chunk for `malloc(N)`?" — a number, by the chapter's rule: the heap's chunk under the
+/// mmap threshold, whole pages once glibc maps it ([`glibc_served`], the widget's chunk line).
 pub struct GlibcChunk;
 /// "Does `malloc(N)`'s chunk reach the default mmap threshold?" — yes or no, by the size rule.
 pub struct GlibcMmap;
@@ -227,37 +228,63 @@ impl Kind for GlibcChunk {
         "glibc-chunk"
     }
     fn draw(&self, rng: &mut Rng, _: &Page) -> Result<u64, String> {
-        Ok(match rng.below(3) {
+        Ok(match rng.below(4) {
             0 => rng.below(40),
             1 => near_edges(rng, &[131_049, 131_072]),
+            // The heap's side of the threshold, …
+            2 => 1 + rng.below(GLIBC_MMAP_THRESHOLD - 24),
+            // … and anywhere up to 1 MiB, mostly mapped.
             _ => 1 + rng.below(1 << 20),
         })
     }
     fn prompt(&self, n: &u64) -> String {
-        tf!(
-            "glibc malloc on x86-64: how large is the chunk that serves malloc({})?",
-            group_digits(*n)
-        )
+        match glibc_served(*n) {
+            Served::Heap { .. } => tf!(
+                "glibc malloc on x86-64: how large is the chunk that serves malloc({})?",
+                group_digits(*n)
+            ),
+            Served::Mapped { .. } => tf!(
+                "glibc malloc on x86-64 with the default threshold of {} bytes: malloc({}) reaches it and the heap has no room to spare, so glibc maps it. How large is the mapped chunk?",
+                group_digits(GLIBC_MMAP_THRESHOLD),
+                group_digits(*n)
+            ),
+        }
     }
     fn solve(&self, &n: &u64, _: &Page) -> Result<Solution, String> {
-        let chunk = glibc_chunk(n);
-        let why = if (n + 23) & !15 < GLIBC_MIN_CHUNK {
-            tf!(
+        // The chapter's rule, as its widget and its table read it.
+        let served = glibc_served(n);
+        let heap = glibc_chunk(n);
+        let why = match served {
+            Served::Heap { .. } if (n + 23) & !15 < GLIBC_MIN_CHUNK => tf!(
                 "The request plus the 8-byte size word, rounded up to 16, is below glibc's smallest chunk, so it gets {} bytes",
                 GLIBC_MIN_CHUNK
-            )
-        } else {
-            tf!(
+            ),
+            Served::Heap { .. } => tf!(
                 "The request plus the 8-byte size word, rounded up to 16: ({} + 8) rounded up to 16 = {}",
                 group_digits(n),
+                group_digits(heap)
+            ),
+            Served::Mapped { chunk } => tf!(
+                "({} + 8) rounded up to 16 = {} reaches the threshold, so glibc maps it: that chunk plus one more 8-byte size word, rounded up to whole pages of {} bytes = {} bytes. The chapter's table shows the same for the first mapped buffer: a chunk of whole pages",
+                group_digits(n),
+                group_digits(heap),
+                group_digits(PAGE),
                 group_digits(chunk)
-            )
+            ),
         };
-        Ok(Solution::number(chunk, why)
-            .hint(t!("A chunk holds the request plus glibc's size word, in steps of 16, and never less than the smallest chunk"))
-            .mistake(n, t!("The chunk is more than the request: glibc keeps a size word in front of it"))
-            .mistake(n + 8, t!("Right parts, but chunks come in steps of 16 bytes"))
-            .mistake(n.div_ceil(16) * 16, t!("Rounded, but the 8-byte size word is missing")))
+        let solution = Solution::number(served.chunk(), why);
+        Ok(match served {
+            Served::Heap { .. } => solution
+                .hint(t!("A chunk holds the request plus glibc's size word, in steps of 16, and never less than the smallest chunk"))
+                .mistake(n, t!("The chunk is more than the request: glibc keeps a size word in front of it"))
+                .mistake(n + 8, t!("Right parts, but chunks come in steps of 16 bytes"))
+                .mistake(n.div_ceil(16) * 16, t!("Rounded, but the 8-byte size word is missing")),
+            Served::Mapped { .. } => solution
+                .hint(t!("A mapped chunk is whole pages: work out the heap's chunk first, then what a mapping adds and rounds to"))
+                .mistake(heap, t!("That is the chunk by the heap's rule; a mapped chunk is whole pages"))
+                .mistake(n, t!("The chunk is more than the request: glibc keeps a size word in front of it"))
+                .mistake(n.div_ceil(PAGE) * PAGE, t!("Whole pages, but the size words are missing: count them before rounding")),
+        })
     }
 }
 
@@ -352,6 +379,91 @@ mod tests {
         assert!(!q.prompt.contains("fresh process"), "{}", q.prompt);
         assert!(GlibcMmap.replay("131048", &page).unwrap().accepts("no"));
         assert!(GlibcChunk.replay("100", &page).unwrap().accepts("112"));
+    }
+
+    /// glibc's chunk for `malloc(n)`, as the quiz answers it and as the widget shows it for the
+    /// same request, follows the chapter's rule on both sides of the threshold: the heap's chunk
+    /// under 128 KiB, whole pages (size words included) once glibc maps it, as the chapter's
+    /// table shows for its first mapped buffer (133,993 B in a chunk of 135,168 B). The quiz once
+    /// answered malloc(672,242) with the heap's 672,256.
+    #[test]
+    fn widget_and_quiz_agree_on_glibc_chunks() {
+        use crate::chapter::cliff::scenario::{GLIBC_MMAP_THRESHOLD, PAGE, glibc_chunk};
+        use crate::quiz::Ask;
+        let page = Page::default();
+        // The rule, stated here on its own: the oracle for both.
+        let rule = |n: u64| {
+            let chunk = glibc_chunk(n);
+            if chunk >= GLIBC_MMAP_THRESHOLD {
+                (chunk + 8).div_ceil(PAGE) * PAGE
+            } else {
+                chunk
+            }
+        };
+        let q = |n: u64| GlibcChunk.replay(&n.to_string(), &page).unwrap();
+        assert!(q(672_242).accepts("675,840"), "{}", q(672_242).solution.why);
+        assert!(q(133_993).accepts("135,168"));
+        assert!(q(100).accepts("112"));
+        let mut mapped = 0;
+        for seed in 0..500 {
+            let q = GlibcChunk.pose(&mut Rng::new(seed), &page).unwrap();
+            let n: u64 = q.params.parse().unwrap();
+            let answer: u64 = q.right_answer().parse().unwrap();
+            assert_eq!(answer, rule(n), "malloc({n}): {}", q.prompt);
+            mapped += u64::from(glibc_chunk(n) >= GLIBC_MMAP_THRESHOLD);
+            let v = crate::view::view_with("cliff", &[("cliff-input", &n.to_string())]);
+            let shown = v.value("cliff-glibc-chunk").unwrap();
+            let first = shown.split(' ').next().unwrap().replace(',', "");
+            assert_eq!(
+                first.parse::<u64>().ok(),
+                Some(answer),
+                "malloc({n}): the widget shows “{shown}”, the quiz wants {answer}"
+            );
+        }
+        // Both sides of the threshold were drawn.
+        assert!(
+            (50..450).contains(&mapped),
+            "{mapped} of 500 over the threshold"
+        );
+    }
+
+    /// The widget and the quiz read .NET's LOH and glibc's threshold alike for the same request:
+    /// `new byte[n]` in the LOH, the pool's array in it, the first LOH length of an element type
+    /// the widget offers (1, 4 and 8 bytes; the quiz's 2- and 16-byte types are not in its
+    /// selector), and whether the chunk reaches the threshold.
+    #[test]
+    fn widget_and_quiz_agree_on_the_borders() {
+        use crate::quiz::Ask;
+        use crate::view::view_with;
+        let page = Page::default();
+        for seed in 0..500 {
+            let mut rng = Rng::new(seed);
+            for (kind, id) in [
+                (&NewInLoh as &dyn Ask, "cliff-dotnet-loh"),
+                (&PoolInLoh, "cliff-pool-loh"),
+                (&GlibcMmap, "cliff-glibc-mmap"),
+            ] {
+                let q = kind.pose(&mut rng, &page).unwrap();
+                let v = view_with("cliff", &[("cliff-input", &q.params)]);
+                let shown = v.value(id).unwrap();
+                // "yes", "no", "yes — pushed there by the rounding", "no (< 131,072): …".
+                let word = shown.split([' ', '(']).next().unwrap();
+                assert_eq!(
+                    word,
+                    q.right_answer(),
+                    "{} {}: {shown}",
+                    kind.name(),
+                    q.params
+                );
+            }
+            let q = FirstLohLength.pose(&mut rng, &page).unwrap();
+            let size: u64 = q.params.parse().unwrap();
+            if let Some(elem) = Elem::ALL.into_iter().find(|e| e.size() == size) {
+                let v = view_with("cliff", &[("cliff-elem", elem.key())]);
+                let shown = v.value("cliff-first-loh").unwrap().replace(',', "");
+                assert_eq!(shown, q.right_answer(), "{elem:?}");
+            }
+        }
     }
 
     /// The fresh-process edge is the data's: change the figure and the answer moves with it.

@@ -100,6 +100,47 @@ pub fn glibc_mmapped_size(request: u64) -> u64 {
         .saturating_mul(PAGE)
 }
 
+/// How glibc serves `malloc(request)` by the chapter's rule, and in how large a chunk: from the
+/// heap under the default mmap threshold, by mmap at or over it (when the heap has no room to
+/// spare, as in the chapter's table of the first mapped buffers: 133,993 bytes in a chunk of
+/// 135,168). The widget's chunk line and the quiz's `glibc-chunk` answer both read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Served {
+    /// A heap chunk: [`glibc_chunk`].
+    Heap { chunk: u64 },
+    /// A mapped chunk, whole pages: [`glibc_mmapped_size`].
+    Mapped { chunk: u64 },
+}
+
+impl Served {
+    /// The chunk's size in bytes.
+    pub fn chunk(self) -> u64 {
+        match self {
+            Served::Heap { chunk } | Served::Mapped { chunk } => chunk,
+        }
+    }
+}
+
+/// The chapter's rule for `malloc(request)` ([`Served`]).
+///
+/// ```
+/// use wasm_lab::chapter::cliff::scenario::{glibc_served, Served};
+/// assert_eq!(glibc_served(100), Served::Heap { chunk: 112 });
+/// assert_eq!(glibc_served(133_993), Served::Mapped { chunk: 135_168 });
+/// assert_eq!(glibc_served(672_242), Served::Mapped { chunk: 675_840 });
+/// ```
+pub fn glibc_served(request: u64) -> Served {
+    let chunk = glibc_chunk(request);
+    if chunk >= GLIBC_MMAP_THRESHOLD {
+        Served::Mapped {
+            chunk: glibc_mmapped_size(request),
+        }
+    } else {
+        Served::Heap { chunk }
+    }
+}
+
 /// Everything the widget shows for one request.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Cliff {
@@ -122,10 +163,12 @@ pub struct Cliff {
     pub pool_pushes_into_loh: bool,
     /// Bytes a Rust `Vec<T>` of `request` elements asks the allocator for (no header).
     pub rust_bytes: u64,
-    /// glibc's chunk for those bytes.
+    /// glibc's chunk for those bytes, by the heap's rule.
     pub glibc_chunk: u64,
     /// The chunk reaches the default mmap threshold (served by mmap when the heap cannot serve it).
     pub glibc_at_threshold: bool,
+    /// How glibc serves those bytes by the chapter's rule, and the chunk's size.
+    pub glibc_served: Served,
     /// After freeing such an mmapped block, the threshold glibc moves to (`None`: unchanged).
     pub glibc_threshold_after_free: Option<u64>,
     /// The Rust pool's bucket buffer (bucket length × size) and whether its chunk reaches the
@@ -148,8 +191,8 @@ pub fn cliff(request: u64, elem: Elem) -> Cliff {
     let pool_in_loh = pool_length.is_some_and(|l| in_loh(l, size));
     let rust_bytes = request.saturating_mul(size);
     let chunk = glibc_chunk(rust_bytes);
-    let glibc_at_threshold = chunk >= GLIBC_MMAP_THRESHOLD;
-    let mapped = glibc_mmapped_size(rust_bytes);
+    let glibc_served = glibc_served(rust_bytes);
+    let glibc_at_threshold = matches!(glibc_served, Served::Mapped { .. });
     let rust_pool_bytes = pool_length.map(|l| l.saturating_mul(size));
     Cliff {
         request,
@@ -164,10 +207,13 @@ pub fn cliff(request: u64, elem: Elem) -> Cliff {
         rust_bytes,
         glibc_chunk: chunk,
         glibc_at_threshold,
-        glibc_threshold_after_free: (glibc_at_threshold
-            && mapped > GLIBC_MMAP_THRESHOLD
-            && mapped <= GLIBC_MMAP_THRESHOLD_MAX)
-            .then_some(mapped),
+        glibc_served,
+        glibc_threshold_after_free: match glibc_served {
+            Served::Mapped { chunk } => {
+                (chunk > GLIBC_MMAP_THRESHOLD && chunk <= GLIBC_MMAP_THRESHOLD_MAX).then_some(chunk)
+            }
+            Served::Heap { .. } => None,
+        },
         rust_pool_bytes,
         rust_pool_at_threshold: rust_pool_bytes
             .is_some_and(|b| glibc_chunk(b) >= GLIBC_MMAP_THRESHOLD),

@@ -2,7 +2,7 @@
 //! glibc's chunk and mmap threshold, and what this page's own wasm memory does.
 
 use crate::chapter::cliff::scenario::{
-    Cliff, Elem, GLIBC_MMAP_THRESHOLD, cliff, dotnet_object_bytes,
+    Cliff, Elem, GLIBC_MMAP_THRESHOLD, Served, cliff, dotnet_object_bytes,
 };
 use crate::input::field_size;
 use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, log2_16ths, scale};
@@ -82,6 +82,14 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
             "no (< {}): served from the heap",
             group_digits(GLIBC_MMAP_THRESHOLD)
         )
+    };
+    let chunk = match c.glibc_served {
+        Served::Heap { chunk } => group_digits(chunk),
+        Served::Mapped { chunk } => tf!(
+            "{} when mapped (whole pages); {} if the heap serves it",
+            group_digits(chunk),
+            group_digits(c.glibc_chunk)
+        ),
     };
     let after = match c.glibc_threshold_after_free {
         Some(t) => tf!("raised to {}", group_digits(t)),
@@ -164,7 +172,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
                 pair(n!("Pool: bucket (index, length)"), "cliff-pool-bucket", pool_bucket),
                 pair(n!("Pool: its array in the LOH?"), "cliff-pool-loh", pool_loh),
                 pair(n!("Rust: bytes a `Vec` asks for"), "cliff-rust-bytes", group_digits(c.rust_bytes)),
-                pair(n!("glibc: chunk size"), "cliff-glibc-chunk", group_digits(c.glibc_chunk)),
+                pair(n!("glibc: chunk size"), "cliff-glibc-chunk", chunk),
                 pair(n!("glibc: at or over the default mmap threshold?"), "cliff-glibc-mmap", glibc_mmap),
                 pair(n!("glibc: threshold after freeing that block"), "cliff-glibc-after", after),
                 pair(n!("glibc: the Rust pool's bucket buffer"), "cliff-rust-pool", rust_pool),

@@ -278,6 +278,57 @@ mod tests {
     use crate::quiz::view::{COMPILES, FAILS};
     use crate::quiz::{Ask, Compiled};
 
+    /// The widget's runs and the quiz's agree for the same settings: whether two renters share
+    /// a buffer after one or two returns (checked or not), whether a foreign buffer is accepted,
+    /// and what a forgotten return costs on a stocked pool. (The compile questions are rustc's:
+    /// the widget runs no compiler.)
+    #[test]
+    fn widget_and_quiz_agree_on_every_run() {
+        use crate::view::view_with;
+        let page = Page::default();
+        for seed in 0..500 {
+            let mut rng = Rng::new(seed);
+            let q = SharedAfterReturns.pose(&mut rng, &page).unwrap();
+            let r: Returns = serde_json::from_str(&q.params).unwrap();
+            let v = view_with(
+                "return-contract",
+                &[
+                    ("dr-twice", &r.twice.to_string()),
+                    ("contract-checked", &r.checked.to_string()),
+                ],
+            );
+            assert_eq!(v.value("dr-same"), Some(q.right_answer().as_str()), "{r:?}");
+
+            let q = ForeignAccepted.pose(&mut rng, &page).unwrap();
+            let v = view_with("return-contract", &[("fr-length", &q.params)]);
+            let accepted = v.value("fr-return") == Some("accepted, no error");
+            assert_eq!(
+                crate::quiz::yes_no(accepted),
+                q.right_answer(),
+                "{}",
+                q.params
+            );
+
+            let q = ForgottenReturn.pose(&mut rng, &page).unwrap();
+            let v = view_with("return-contract", &[("mf-rounds", &q.params)]);
+            let shown = v.value("mf-without").unwrap().replace(',', "");
+            assert_eq!(shown, q.right_answer(), "{} rounds", q.params);
+
+            // The production run's new buffers and the stock, as the explanation quotes them.
+            let q = TestPassed.pose(&mut rng, &page).unwrap();
+            let v = view_with("return-contract", &[("mf-rounds", &q.params)]);
+            let why = &q.solution.why;
+            for id in ["mf-without", "mf-stock"] {
+                let shown = v.value(id).unwrap();
+                assert!(
+                    why.contains(shown),
+                    "{}: {id} {shown} not in {why}",
+                    q.params
+                );
+            }
+        }
+    }
+
     #[test]
     fn quiz_answers_come_from_runs() {
         let page = Page::default();

@@ -228,6 +228,47 @@ mod tests {
     use super::*;
     use crate::quiz::Ask;
 
+    /// The widget's table and the quiz resolve the same sizes alike: the compile-time bucket,
+    /// the number of bucket-specialized copies, whether two sizes share one, and Go's rule.
+    #[test]
+    fn widget_and_quiz_agree_on_every_size_list() {
+        use crate::view::view_with;
+        let page = Page::default();
+        let listed = |sizes: &[u64]| {
+            let typed: Vec<String> = sizes.iter().map(u64::to_string).collect();
+            view_with("size-specialized", &[("spec-input", &typed.join("; "))])
+        };
+        for seed in 0..500 {
+            let mut rng = Rng::new(seed);
+            let q = CompileTimeBucket.pose(&mut rng, &page).unwrap();
+            let v = listed(&[q.params.parse().unwrap()]);
+            assert_eq!(
+                v.value("spec-index"),
+                Some(q.right_answer().as_str()),
+                "{q:?}"
+            );
+
+            let q = BucketRoutines.pose(&mut rng, &page).unwrap();
+            let sizes: Vec<u64> = serde_json::from_str(&q.params).unwrap();
+            let v = listed(&sizes);
+            assert_eq!(
+                v.value("spec-buckets"),
+                Some(q.right_answer().as_str()),
+                "{q:?}"
+            );
+
+            let q = SharedPath.pose(&mut rng, &page).unwrap();
+            let (a, b): TwoSizes = serde_json::from_str(&q.params).unwrap();
+            let v = listed(&[a, b]);
+            let one = v.value("spec-buckets") == Some("1");
+            assert_eq!(yes_no(one), q.right_answer(), "{q:?}");
+
+            let q = GoSpecializes.pose(&mut rng, &page).unwrap();
+            let v = listed(&[q.params.parse().unwrap()]);
+            assert_eq!(v.value("spec-go"), Some(q.right_answer().as_str()), "{q:?}");
+        }
+    }
+
     #[test]
     fn copies_per_bucket() {
         let page = Page::default();

@@ -293,6 +293,63 @@ mod tests {
     use super::*;
     use crate::quiz::Ask;
 
+    /// The widget's story and the quiz's runs agree for the same renters: the bytes the next
+    /// renter reads but did not write, the non-zero bytes it finds, and whether it finds the old
+    /// line after renting another size. (Whether an `Arc` payload lives is the quiz's alone: the
+    /// widget holds bytes.)
+    #[test]
+    fn widget_and_quiz_agree_on_what_the_next_renter_finds() {
+        use crate::chapter::stale_data::scenario::escape_line;
+        use crate::view::view_with;
+        let page = Page::default();
+        let number = |v: &crate::view::View, id: &str| -> u64 {
+            let shown = v.value(id).unwrap_or_else(|| panic!("{id}: {}", v.text()));
+            shown.replace(',', "").parse().unwrap()
+        };
+        for seed in 0..500 {
+            let mut rng = Rng::new(seed);
+            let q = LeakedBytes.pose(&mut rng, &page).unwrap();
+            let k: usize = q.params.parse().unwrap();
+            let v = view_with("stale-data", &[("stale-line2", &"#".repeat(k))]);
+            assert_eq!(
+                number(&v, "stale-leaked").to_string(),
+                q.right_answer(),
+                "{k}"
+            );
+
+            let q = NonZeroOnArrival.pose(&mut rng, &page).unwrap();
+            let a: Arrival = serde_json::from_str(&q.params).unwrap();
+            let v = view_with(
+                "stale-data",
+                &[
+                    ("stale-line1", &escape_line(LINES[a.line % LINES.len()])),
+                    ("stale-clear", &a.clear.to_string()),
+                    ("stale-line2", ""),
+                    ("stale-read", "0"),
+                ],
+            );
+            assert_eq!(
+                number(&v, "stale-arrival").to_string(),
+                q.right_answer(),
+                "{a:?}"
+            );
+
+            let q = SameBucketSeesOld.pose(&mut rng, &page).unwrap();
+            let t: TwoSizes = serde_json::from_str(&q.params).unwrap();
+            let v = view_with(
+                "stale-data",
+                &[
+                    ("stale-size1", &t.first.to_string()),
+                    ("stale-size2", &t.second.to_string()),
+                    ("stale-line2", ""),
+                    ("stale-read", "0"),
+                ],
+            );
+            let sees = v.value("stale-same") == Some("yes") && number(&v, "stale-arrival") > 0;
+            assert_eq!(crate::quiz::yes_no(sees), q.right_answer(), "{t:?}");
+        }
+    }
+
     #[test]
     fn quiz_answers_come_from_runs() {
         let page = Page::default();

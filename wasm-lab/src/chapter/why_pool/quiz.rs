@@ -36,7 +36,8 @@ fn err(e: PoolError) -> String {
 
 /// "N fresh 128-byte buffers: how many bytes?"
 pub struct FreshBytes;
-/// "A fresh pool serves N rounds of rent(R): how many bytes of buffers does it allocate?"
+/// "A fresh pool serves N rounds of rent(L), L a bucket length: how many bytes of buffers does it
+/// allocate?" — L needs no rounding (bucket rounding is the next chapter's).
 pub struct PoolBufferBytes;
 /// "F bytes once against B bytes per round: from which round does pooling pay off?"
 pub struct BreakEven;
@@ -109,40 +110,45 @@ impl Kind for PoolBufferBytes {
         "pool-buffer-bytes"
     }
     fn draw(&self, rng: &mut Rng, _: &Page) -> Result<PoolRounds, String> {
+        // Only lengths the pool hands out as they are (16, 32, …, 8,192 bytes): what a request
+        // of another size gets is the next chapter's question.
         Ok(PoolRounds {
             rounds: 2 + rng.below(1000),
-            size: 1 + rng.below(8192),
+            size: bufpool::bucket::bucket_length(rng.below(10) as usize) as u64,
         })
     }
     fn prompt(&self, p: &PoolRounds) -> String {
         tf!(
-            "A fresh pool serves {} rounds of rent({}) + return. How many bytes of buffers does the pool allocate in total (its statistics, not its own bookkeeping)?",
+            "A fresh pool serves {} rounds of rent({}) + return; {} bytes is a length the pool hands out as it is. How many bytes of buffers does the pool allocate in total (its statistics, not its own bookkeeping)?",
             group_digits(p.rounds),
+            group_digits(p.size),
             group_digits(p.size)
         )
     }
     fn solve(&self, p: &PoolRounds, _: &Page) -> Result<Solution, String> {
+        // The prompt says the pool hands the size out as it is: only true of a bucket length.
+        if calculate(p.size).length != p.size {
+            return Err(tf!("{} is not a bucket length", group_digits(p.size)));
+        }
         let r = run(p.rounds, p.size).map_err(err)?;
-        let c = calculate(p.size);
         Ok(Solution::number(
             r.pool_buffer_bytes,
             tf!(
-                "The lab ran it: the pool allocated {} buffer of {} bytes once ({}) and reused it for all {} rounds, so {} bytes in total",
+                "The lab ran it: the pool allocated {} buffer of {} bytes in the first round and reused it for all {} rounds, since each round returns it before the next one rents, so {} bytes in total",
                 r.pool_buffers,
-                group_digits(c.length),
-                c.why,
+                group_digits(p.size),
                 group_digits(p.rounds),
                 group_digits(r.pool_buffer_bytes)
             ),
         )
-        .hint(t!("How many buffers does the pool allocate when every round returns before the next rents, and how long is each"))
+        .hint(t!("How many buffers does the pool allocate when every round returns before the next rents"))
         .mistake(
-            p.rounds * c.length,
+            p.rounds * p.size,
             t!("That counts a new buffer every round; but each round returns its buffer before the next one rents"),
         )
         .mistake(
-            p.size,
-            t!("The pool does not allocate your request's size: it allocates its bucket's length"),
+            0,
+            t!("A fresh pool holds nothing yet: the first round's rent allocates"),
         ))
     }
 }
@@ -218,15 +224,70 @@ mod tests {
     use super::*;
     use crate::quiz::Ask;
 
+    /// Why pool comes before bucket rounding (the next chapter): its pool question needs no
+    /// rounding (it once asked what rent(2,406) allocates, which only the next chapter teaches).
+    /// It draws only sizes that are a bucket length already, and its answer is what the widget
+    /// shows for the same rounds and size: the bytes of the buffers the pool allocated, from its
+    /// statistics.
+    #[test]
+    fn widget_and_quiz_agree_on_the_pools_buffers() {
+        let page = Page::default();
+        for seed in 0..500 {
+            let q = PoolBufferBytes.pose(&mut Rng::new(seed), &page).unwrap();
+            let p: PoolRounds = serde_json::from_str(&q.params).unwrap();
+            assert_eq!(
+                calculate(p.size).length,
+                p.size,
+                "“{}” needs bucket rounding, taught only in the next chapter",
+                q.prompt
+            );
+            let v = crate::view::view_with(
+                "why-pool",
+                &[
+                    ("why-rounds", &p.rounds.to_string()),
+                    ("why-size", &p.size.to_string()),
+                ],
+            );
+            let shown = v
+                .value("why-pool-buffer-bytes")
+                .unwrap_or_else(|| panic!("{p:?}: {}", v.text()));
+            assert_eq!(shown.replace(',', ""), q.right_answer(), "{p:?}");
+        }
+    }
+
+    /// The fresh loop's bytes: the quiz's `fresh-bytes` answer and the widget's fresh row for the
+    /// same number of 128-byte lines.
+    #[test]
+    fn widget_and_quiz_agree_on_fresh_bytes() {
+        let page = Page::default();
+        for seed in 0..500 {
+            let q = FreshBytes.pose(&mut Rng::new(seed), &page).unwrap();
+            let v = crate::view::view_with("why-pool", &[("why-rounds", &q.params)]);
+            let shown = v.value("why-fresh-bytes").unwrap();
+            assert_eq!(
+                shown.trim_end_matches(" B").replace(',', ""),
+                q.right_answer(),
+                "{} lines",
+                q.params
+            );
+        }
+    }
+
     #[test]
     fn quiz_answers_come_from_runs() {
         let page = Page::default();
         assert!(FreshBytes.replay("1000", &page).unwrap().accepts("128,000"));
         let q = PoolBufferBytes
-            .replay(r#"{"rounds":10,"size":1025}"#, &page)
+            .replay(r#"{"rounds":10,"size":2048}"#, &page)
             .unwrap();
         assert!(q.accepts("2048"));
         assert_eq!(q.solution.hint_for("20480"), q.solution.mistakes[0].hint);
+        // A size the pool would round is not asked here (the next chapter's rounding).
+        assert!(
+            PoolBufferBytes
+                .replay(r#"{"rounds":10,"size":1025}"#, &page)
+                .is_err()
+        );
         let q = BreakEven
             .replay(r#"{"once":792,"per_round":152}"#, &page)
             .unwrap();

@@ -154,6 +154,11 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
                 group_digits(r.pool_buffers),
             ),
             pair(
+                n!("Bytes of those buffers (its statistics, not its own bookkeeping)"),
+                "why-pool-buffer-bytes",
+                group_digits(r.pool_buffer_bytes),
+            ),
+            pair(
                 n!("Pooling pays off from round"),
                 "why-break-even",
                 break_even,
