@@ -698,3 +698,17 @@ fn the_listing_and_instruction_counts_render() {
     assert!(chapter("{{#listing a.ns}}", &data()).is_err());
     assert!(chapter("{{#instr a.ns}}", &data()).is_err());
 }
+
+/// A directive name nobody renders fails the build with its line, instead of reaching the reader
+/// as `{{#name …}}` (issue 35: `{{#instructions}}` did, for want of a line in `NAMES`).
+#[test]
+fn an_unknown_directive_fails_with_its_line() {
+    let errors = chapter("text\n\nmore {{#instrs h.fits}} text", &data()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("line 3: {{#instrs}} is no directive"),
+        "{errors:?}"
+    );
+    // mdBook's own and escaped ones are not ours to refuse.
+    assert!(chapter("{{#include x.rs}} \\{{#instrs}}", &data()).is_ok());
+}
