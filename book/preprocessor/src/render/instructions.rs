@@ -12,7 +12,7 @@
 use bench_data::bound::{clock_words, fusion_words, width_words};
 use bench_data::format_value;
 use lab_text::tr::localize_figure;
-use lab_text::{t, tf, tp};
+use lab_text::{f, t, tf, tp};
 
 use super::{cell_compact, escape};
 use crate::data::Data;
@@ -40,10 +40,27 @@ pub fn table(data: &Data) -> Result<String, String> {
         )
         .to_string(),
     };
+    // A file from before the fusion count has no macro-ops at all: its table leaves the column
+    // out (every cell would say "not counted") and its rate is in instructions, as the note says.
+    let counted = file.figures.values().any(|f| {
+        f.instructions
+            .as_ref()
+            .is_some_and(|i| i.macro_ops_per_iteration.is_some())
+    });
+    let mut heads = vec![t!("figure"), t!("instructions per iteration")];
+    if counted {
+        heads.push(t!("macro-ops per iteration"));
+    }
+    heads.push(t!("time per iteration"));
+    heads.push(if counted {
+        t!("implied macro-ops per cycle")
+    } else {
+        t!("implied instructions per cycle")
+    });
+    heads.push(t!("meets the bound?"));
     let mut html = format!(
         "\n\n<p class=\"lab-note lab-bound\">{} {} {}</p>\n\n\
-         <table class=\"lab-instructions\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th>\
-         <th>{}</th><th>{}</th></tr></thead><tbody>",
+         <table class=\"lab-instructions\"><thead><tr>{}</tr></thead><tbody>",
         escape(&tf!(
             "Clock: {} GHz ({}).",
             number(clock.max_ghz, 2),
@@ -55,12 +72,10 @@ pub fn table(data: &Data) -> Result<String, String> {
             width_words(&clock.sustained_width_source)
         )),
         escape(&fusion),
-        t!("figure"),
-        t!("instructions per iteration"),
-        t!("macro-ops per iteration"),
-        t!("time per iteration"),
-        t!("implied macro-ops per cycle"),
-        t!("meets the bound?"),
+        heads
+            .iter()
+            .map(|h| format!("<th>{}</th>", escape(h)))
+            .collect::<String>(),
     );
     let mut over_any = false;
     for (key, f) in &file.figures {
@@ -68,15 +83,17 @@ pub fn table(data: &Data) -> Result<String, String> {
         let rate = f.implied_rate(Some(clock)).unwrap_or(f64::INFINITY);
         let over = f.over_bound(Some(clock));
         over_any |= over;
-        let (macro_ops, rate) = match i.macro_ops_per_iteration {
-            Some(m) => (number(m, 1), number(rate, 2)),
-            None => (
-                t!("not counted").to_string(),
+        // In a file with macro-ops, a figure without them (not counted in that run) says so.
+        let (macro_ops, rate) = match (counted, i.macro_ops_per_iteration) {
+            (false, _) => (String::new(), number(rate, 2)),
+            (true, Some(m)) => (f!("<td>{}</td>", number(m, 1)), number(rate, 2)),
+            (true, None) => (
+                f!("<td>{}</td>", escape(&t!("not counted"))),
                 tf!("{} (instructions)", number(rate, 2)),
             ),
         };
         html.push_str(&format!(
-            "<tr data-key=\"{}\"{}><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>\
+            "<tr data-key=\"{}\"{}><td><code>{}</code></td><td>{}</td>{}<td>{}</td>\
              <td>{}</td><td{}>{}</td></tr>",
             escape(key),
             if over {
@@ -86,7 +103,7 @@ pub fn table(data: &Data) -> Result<String, String> {
             },
             escape(key),
             number(i.per_iteration, 1),
-            escape(&macro_ops),
+            macro_ops,
             cell_compact(key, f, file, data),
             escape(&rate),
             if over {
