@@ -48,10 +48,12 @@ pub const FUSION_ALU: &str = n!(
 );
 
 // The retire widths schema 3 files recorded (read only).
-const OLD_AMD: &str = n!("AMD Zen (family {}): retires up to {} macro-ops per cycle");
-const OLD_SKYLAKE: &str = n!("Intel Skylake-SP class (model {}): retires 4 fused µops per cycle");
-const OLD_SUNNY: &str = n!("Intel Sunny/Willow Cove (model {}): 5 per cycle");
-const OLD_ASSUMED: &str = n!("{} family {} model {}: 8 per cycle assumed (the widest x86 core)");
+pub(crate) const OLD_AMD: &str = n!("AMD Zen (family {}): retires up to {} macro-ops per cycle");
+pub(crate) const OLD_SKYLAKE: &str =
+    n!("Intel Skylake-SP class (model {}): retires 4 fused µops per cycle");
+pub(crate) const OLD_SUNNY: &str = n!("Intel Sunny/Willow Cove (model {}): 5 per cycle");
+pub(crate) const OLD_ASSUMED: &str =
+    n!("{} family {} model {}: 8 per cycle assumed (the widest x86 core)");
 
 /// A clock's source (`Clock::source`) in this thread's language.
 pub fn clock_words(source: &str) -> String {

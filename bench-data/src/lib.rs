@@ -18,10 +18,12 @@ use serde::{Deserialize, Serialize};
 
 pub mod bound;
 pub mod claim;
+pub mod cpu;
 pub mod fingerprint;
 mod format;
 mod note;
 
+pub use cpu::CpuFacts;
 pub use format::{citable, format_value, format_with_interval};
 pub use note::{CHECK_MOPS, note_words};
 
@@ -39,6 +41,9 @@ pub const SCHEMA_VERSION: u32 = 4;
 // `sustained_width`, `fusion`) and each hot figure its macro-ops per iteration. A version 3 file
 // recorded the retire width it assumed as `max_ipc` (read as `sustained_width`) and no macro-ops:
 // it is read as it is, its bound checked with instructions, which can only overstate the rate.
+// `machine.cpu` (issue 41) is optional in every version and changes no other field's meaning, so
+// it came without a version: `native-bench migrate-ids` adds it to a file of any version, from
+// what the file already records, and touches nothing else.
 /// The oldest schema version this code still reads (see above).
 pub const OLDEST_READ_VERSION: u32 = 2;
 
@@ -76,7 +81,10 @@ pub struct Listing {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Machine {
-    /// File stem in `book/data/`; stable for one kind of machine (CPU model and core count).
+    /// File stem in `book/data/`; stable for one kind of machine: its CPU and core count. The
+    /// model string when it names the part (`amd-epyc-7b13-2c`), else the microarchitecture
+    /// (`amd-zen3-2c`) or vendor, family and model (`amd-f25m1-2c`): see `native-bench`'s
+    /// `machine.rs`.
     pub id: String,
     pub cpu_model: String,
     pub logical_cores: u32,
@@ -86,6 +94,10 @@ pub struct Machine {
     pub kernel: String,
     /// C library version when known (the system allocator is glibc's malloc on Linux).
     pub libc: String,
+    /// What tells this CPU from another of the same model string ([`cpu`]); none in files
+    /// written before it was recorded whose facts could not be recovered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuFacts>,
 }
 
 /// How and when the run was made.
@@ -411,6 +423,20 @@ impl RunFile {
                 self.run.runtime
             ));
         }
+        if let Some(cpu) = &self.machine.cpu {
+            if cpu.vendor.is_empty() {
+                return Err(
+                    "field `machine.cpu.vendor` is empty: write the CPU's vendor_id".into(),
+                );
+            }
+            if let Some(x) = cpu.measured_ghz
+                && (!x.is_finite() || x <= 0.0)
+            {
+                return Err(format!(
+                    "field `machine.cpu.measured_ghz` is {x}: must be a finite number > 0"
+                ));
+            }
+        }
         if let Some(c) = &self.run.clock {
             for (name, x) in [
                 ("max_ghz", c.max_ghz),
@@ -505,7 +531,7 @@ impl RunFile {
     }
 
     /// The file's name in `book/data` without `.json`: the machine id, and the runtime unless it
-    /// is the system allocator (`amd-epyc-2c`, `amd-epyc-2c.mimalloc`).
+    /// is the system allocator (`amd-zen5-2c`, `amd-zen5-2c.mimalloc`).
     pub fn stem(&self) -> String {
         if self.run.runtime == SYSTEM_RUNTIME {
             self.machine.id.clone()

@@ -29,6 +29,7 @@ pub(crate) fn sample() -> RunFile {
             os: "Linux".into(),
             kernel: "6.1".into(),
             libc: "glibc 2.36".into(),
+            cpu: None,
         },
         run: Run {
             date: "2026-11-30T12:00:00Z".into(),
@@ -241,4 +242,35 @@ fn schema_3_clocks_still_load() {
     );
     assert_ne!(both, text);
     refused(&both, "field `run.clock");
+}
+
+#[test]
+fn cpu_facts_are_optional_and_checked() {
+    // A file without them (every file before issue 41) reads, and writes none.
+    let f = sample();
+    assert!(!f.to_json().contains("\"cpu\""));
+    let mut f = sample();
+    let mut cpu = CpuFacts::new(cpu::AMD, 25, Some(1), "/proc/cpuinfo".into());
+    cpu.stepping = Some(1);
+    cpu.flags = Some(vec!["avx2".into(), "erms".into(), "fsrm".into()]);
+    cpu.l1d_bytes = Some(32 << 10);
+    cpu.l2_bytes = Some(512 << 10);
+    cpu.l3_bytes = Some(32 << 20);
+    cpu.measured_ghz = Some(3.517_240_512_001_2);
+    f.machine.cpu = Some(cpu);
+    assert_eq!(RunFile::parse(&f.to_json()).unwrap(), f);
+    let mut v: serde_json::Value = serde_json::from_str(&f.to_json()).unwrap();
+    v["machine"]["cpu"]["measured_ghz"] = serde_json::json!(0.0);
+    refused(&v.to_string(), "field `machine.cpu.measured_ghz` is 0");
+    v["machine"]["cpu"]["vendor"] = serde_json::json!("");
+    refused(&v.to_string(), "field `machine.cpu.vendor` is empty");
+    let mut v: serde_json::Value = serde_json::from_str(&f.to_json()).unwrap();
+    v["machine"]["cpu"]["socket"] = serde_json::json!(1);
+    refused(&v.to_string(), "field `machine.cpu.socket`");
+    let mut v: serde_json::Value = serde_json::from_str(&f.to_json()).unwrap();
+    v["machine"]["cpu"]
+        .as_object_mut()
+        .unwrap()
+        .remove("family");
+    refused(&v.to_string(), "missing field `family`");
 }

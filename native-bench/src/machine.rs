@@ -129,6 +129,7 @@ pub fn machine(id_override: Option<&str>) -> Machine {
         kernel: read("/proc/sys/kernel/osrelease")
             .map_or_else(|| UNKNOWN.into(), |s| s.trim().into()),
         libc: libc(),
+        cpu: None,
     }
 }
 
