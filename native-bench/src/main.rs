@@ -14,7 +14,9 @@ mod glibc;
 mod icount;
 mod machine;
 mod measure;
+mod migrate;
 mod only;
+mod overwrite;
 mod paired;
 mod probes;
 mod report;
@@ -83,7 +85,8 @@ enum Command {
         /// Where the data file goes.
         #[arg(long, default_value = "book/data")]
         out: PathBuf,
-        /// Name the file for this machine yourself (default: CPU model and core count).
+        /// Name the file for this machine yourself (default: the CPU and core count; see
+        /// `machine.rs`). The bench refuses to overwrite a file of another CPU.
         #[arg(long)]
         machine_id: Option<String>,
         /// Run only these suites (default: all). A partial run never merges into an existing
@@ -112,6 +115,17 @@ enum Command {
         /// Fresh browser processes, one per repetition (default: 3 for a full run, 1 for --quick).
         #[arg(long)]
         repetitions: Option<u32>,
+    },
+    /// Gives the data files written before the machine id named the CPU (issue 41) their CPU
+    /// facts, from what each already records, and renames them (with their runtime siblings) to
+    /// the id this bench gives that CPU; rewrites only `machine.id` and `machine.cpu`.
+    MigrateIds {
+        /// The data folder.
+        #[arg(long, default_value = "book/data")]
+        data: PathBuf,
+        /// Say what would change, change nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Prints what the lab computes, as a table or JSON.
     Report {
@@ -160,6 +174,7 @@ fn main() -> Result<()> {
             let reps = repetitions.unwrap_or(if quick { 1 } else { 3 }).max(1);
             wasm32::run(&dir, mode, &out, machine_id.as_deref(), reps).map(drop)
         }
+        Command::MigrateIds { data, dry_run } => migrate::run(&data, dry_run),
         Command::Icount { key, iters } => icount::child(&key, iters),
         Command::Report { report, json } => report::print(&report, json),
         Command::Child { probe, args } => probes::child(&probe, &args),
@@ -210,6 +225,7 @@ fn run(
         format!("{}.{runtime}", machine.id)
     };
     let path = out.join(format!("{stem}.json"));
+    overwrite::check(&path, &machine)?;
     let fingerprint = measure::fingerprint()?;
     eprintln!("measuring {runtime} ({allocator}), code {fingerprint}, {repetitions} repetition(s)");
     if !only.is_empty() {
@@ -252,5 +268,30 @@ fn run(
             &chosen.iter().map(|s| s.name).collect::<Vec<_>>(),
         )?;
     }
+    if let (Some(cpu), Some(clock)) = (file.machine.cpu.as_mut(), file.run.clock.as_ref()) {
+        cpu.measured_ghz = bench_data::cpu::measured_ghz(&clock.source, clock.max_ghz);
+    }
     measure::write(&file, &path)
+}
+
+#[cfg(test)]
+mod tests {
+    use bench_data::RunFile;
+
+    /// A small valid data file (one exact figure) of a test machine.
+    pub fn sample_file() -> RunFile {
+        RunFile::parse(&format!(
+            r#"{{"schema_version": {v},
+            "machine": {{"id": "test-cpu-2c", "cpu_model": "Test CPU", "logical_cores": 2,
+                "memory_bytes": 1, "os": "o", "kernel": "k", "libc": "l"}},
+            "run": {{"date": "2026-01-01T00:00:00Z", "rustc": "r", "commit": "c",
+                "allocator": "a", "mode": "quick", "load_before": [0, 0, 0],
+                "load_after": [0, 0, 0], "duration_seconds": 1}},
+            "figures": {{"why_pool.1.pool.bytes": {{"title": "t", "unit": "bytes", "value": 1,
+                "low": 1, "high": 1, "samples": 1, "cv": 0, "cv_plain": 0,
+                "verdict": "absolute", "gate_note": ""}}}}}}"#,
+            v = bench_data::SCHEMA_VERSION
+        ))
+        .unwrap()
+    }
 }

@@ -389,8 +389,9 @@ pub fn fingerprint() -> Result<String> {
 }
 
 /// Writes `file` to `path` (its folder made if missing), refusing what the book could not read
-/// back, and says so on stderr.
+/// back and a file of another CPU at `path` (`overwrite.rs`), and says so on stderr.
 pub fn write(file: &RunFile, path: &std::path::Path) -> Result<()> {
+    crate::overwrite::check(path, &file.machine)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

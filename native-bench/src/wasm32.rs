@@ -107,6 +107,8 @@ pub fn run(
         }
     });
     let machine = crate::machine::machine(machine_id);
+    let path = out.join(format!("{}.{RUNTIME}.json", machine.id));
+    crate::overwrite::check(&path, &machine)?;
     let mut runs = Vec::new();
     let mut browser = String::new();
     for rep in 1..=repetitions {
@@ -147,7 +149,6 @@ pub fn run(
     file.run.fingerprint = Some(crate::measure::fingerprint()?);
     file.run.runtime = RUNTIME.into();
     file.run.allocator = browser;
-    let path = out.join(format!("{}.{RUNTIME}.json", machine.id));
     crate::measure::write(&file, &path)?;
     Ok(path)
 }
