@@ -459,6 +459,18 @@ mod tests {
         );
     }
 
+    /// This machine's facts read as the bench reads them (what they are depends on the machine).
+    #[test]
+    fn this_machine_is_read() {
+        let m = machine(None);
+        eprintln!("this machine: {} {:?}", m.id, m.cpu);
+        assert!(m.id.ends_with(&format!("-{}c", m.logical_cores)), "{}", m.id);
+        if let Some(c) = &m.cpu {
+            assert!(c.flags.is_some());
+            assert_eq!(m.id, machine_id(&m.cpu_model, m.logical_cores, Some(c)));
+        }
+    }
+
     #[test]
     fn dates_are_rfc3339() {
         let d = now_rfc3339();
