@@ -464,7 +464,11 @@ mod tests {
     fn this_machine_is_read() {
         let m = machine(None);
         eprintln!("this machine: {} {:?}", m.id, m.cpu);
-        assert!(m.id.ends_with(&format!("-{}c", m.logical_cores)), "{}", m.id);
+        assert!(
+            m.id.ends_with(&format!("-{}c", m.logical_cores)),
+            "{}",
+            m.id
+        );
         if let Some(c) = &m.cpu {
             assert!(c.flags.is_some());
             assert_eq!(m.id, machine_id(&m.cpu_model, m.logical_cores, Some(c)));

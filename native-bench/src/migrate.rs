@@ -88,9 +88,9 @@ pub fn apply(dir: &Path, changes: &[Change]) -> Result<()> {
         }
     }
     eprintln!(
-        "migrate-ids: {} file(s) migrated in {}; commit the renames (git add -A {0})",
+        "migrate-ids: {} file(s) migrated in {dir}; commit the renames (git add -A {dir})",
         changes.len(),
-        dir.display()
+        dir = dir.display()
     );
     Ok(())
 }
@@ -168,20 +168,18 @@ pub fn plan(dir: &Path) -> Result<(Vec<Change>, Vec<Kept>)> {
         if file.machine.cpu.is_some() {
             continue;
         }
-        let facts = match &own[i] {
-            Some(f) => f.clone(),
-            None => match sibling_facts(&files, &own, i) {
-                Some(f) => f,
-                None => {
-                    kept.push((
-                        name.clone(),
-                        "nothing it records names its CPU (no instruction check's clock, and no \
-                         sibling of the same bench run has one)"
-                            .to_string(),
-                    ));
-                    continue;
-                }
-            },
+        let (mut facts, sibling) = match (&own[i], sibling_facts(&files, &own, i)) {
+            (Some(f), _) => (f.clone(), None),
+            (None, Some((f, j))) => (f, Some(j)),
+            (None, None) => {
+                kept.push((
+                    name.clone(),
+                    "nothing it records names its CPU (no instruction check's clock, and no \
+                     sibling of the same bench run has one)"
+                        .to_string(),
+                ));
+                continue;
+            }
         };
         let m = &file.machine;
         let id = if m.id == legacy_id(&m.cpu_model, m.logical_cores) {
@@ -189,11 +187,21 @@ pub fn plan(dir: &Path) -> Result<(Vec<Change>, Vec<Kept>)> {
         } else {
             m.id.clone()
         };
-        let to = if file.run.runtime == SYSTEM_RUNTIME {
-            format!("{id}.json")
-        } else {
-            format!("{id}.{}.json", file.run.runtime)
-        };
+        if let Some(j) = sibling {
+            // The sibling has this file's machine and these facts: it gets the same id.
+            let (old, g) = (&files[j].0, &files[j].2);
+            facts.source = format!(
+                "native-bench migrate-ids: recovered from {} ({old} before the migration), \
+                 written by the same bench run (machine, commit and code fingerprint alike), \
+                 whose run.clock's core says {:?}",
+                file_name(&id, &g.run.runtime),
+                g.run
+                    .clock
+                    .as_ref()
+                    .map_or("", |c| c.sustained_width_source.as_str())
+            );
+        }
+        let to = file_name(&id, &file.run.runtime);
         let text =
             rewrite(text, &id, &facts).map_err(|e| anyhow::anyhow!("migrate-ids: {name}: {e}"))?;
         changes.push(Change {
@@ -230,27 +238,31 @@ fn sibling_facts(
     files: &[(String, String, RunFile)],
     own: &[Option<CpuFacts>],
     i: usize,
-) -> Option<CpuFacts> {
+) -> Option<(CpuFacts, usize)> {
     let f = &files[i].2;
     let base = |c: &str| c.trim_end_matches("-dirty").to_string();
-    files.iter().enumerate().find_map(|(j, (name, _, g))| {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    // The system allocator's file first: the run every other runtime's file accompanies.
+    order.sort_by_key(|&j| files[j].2.run.runtime != SYSTEM_RUNTIME);
+    order.into_iter().find_map(|j| {
+        let g = &files[j].2;
         let same_run = j != i
             && g.machine == f.machine
             && base(&g.run.commit) == base(&f.run.commit)
             && g.run.fingerprint == f.run.fingerprint;
-        let theirs = own[j].as_ref().filter(|_| same_run)?;
-        let mut facts = theirs.clone();
+        let mut facts = own[j].clone().filter(|_| same_run)?;
         facts.measured_ghz = None;
-        facts.source = format!(
-            "native-bench migrate-ids: recovered from {name}, written by the same bench run \
-             (machine, commit and code fingerprint alike), whose run.clock's core says {:?}",
-            g.run
-                .clock
-                .as_ref()
-                .map_or("", |c| c.sustained_width_source.as_str())
-        );
-        Some(facts)
+        Some((facts, j))
     })
+}
+
+/// A file's name in a data folder: its id, and its runtime unless it is the system allocator.
+fn file_name(id: &str, runtime: &str) -> String {
+    if runtime == SYSTEM_RUNTIME {
+        format!("{id}.json")
+    } else {
+        format!("{id}.{runtime}.json")
+    }
 }
 
 /// `text` (a data file as the bench writes it) with `machine.id` set to `id` and
@@ -430,7 +442,13 @@ mod tests {
         assert_eq!(zen5.measured_ghz, Some(3.8876621155102167));
         let wasm = find("amd-zen5-2c.wasm32").machine.cpu.clone().unwrap();
         assert_eq!((wasm.family, wasm.measured_ghz), (26, None));
-        assert!(wasm.source.contains("amd-epyc-2c.json"), "{}", wasm.source);
+        assert!(
+            wasm.source.contains(
+                "recovered from amd-zen5-2c.json (amd-epyc-2c.json before the migration)"
+            ),
+            "{}",
+            wasm.source
+        );
         let intel = find("intel-rocket-lake-2c").machine.cpu.clone().unwrap();
         assert_eq!((intel.family, intel.model), (6, Some(167)));
         assert_eq!(
