@@ -162,8 +162,18 @@ fn main() {
         }
     }
     put("bench_data", "truncated".into(), b"{\"schema_version\":");
-    for id in ["", "nope", "../data", "amd-epyc-2c ", "AMD-EPYC-2C"] {
-        put("lab_machine", format!("other-{}", id.len()), id.as_bytes());
+    for (i, id) in [
+        "",
+        "nope",
+        "../data",
+        "amd-zen5-2c ",
+        "AMD-ZEN5-2C",
+        "amd-epyc-2c",
+    ]
+    .iter()
+    .enumerate()
+    {
+        put("lab_machine", format!("other-{i}"), id.as_bytes());
     }
 
     for entry in std::fs::read_dir(root.join("book/src")).unwrap() {

@@ -11,6 +11,12 @@
 //! Chromium by `native-bench wasm32` (three fresh browser processes in a full run), written as
 //! `book/data/<machine-id>.wasm32.json`.
 //! Progress (`[suite i/n] name: j/k`) goes to stderr as it runs.
+//!
+//! The machine id names the CPU (`native-bench/src/machine.rs`: the model string when it names
+//! the part, else the microarchitecture, as in `amd-zen3-2c`). Before measuring, the output
+//! folder's files of older benches are renamed to their CPU's id (`native-bench migrate-ids`),
+//! and the bench refuses to overwrite a file measured on another CPU (`--out DIR` or
+//! `--machine-id ID` then).
 
 use std::path::Path;
 
@@ -30,6 +36,8 @@ pub const RUNTIMES: &[(&str, Option<&str>)] = &[
 pub struct Args<'a> {
     pub quick: bool,
     pub out: Option<&'a str>,
+    /// The machine's id, instead of the one the bench derives from the CPU.
+    pub machine_id: Option<&'a str>,
     /// One runtime only (a name of [`RUNTIMES`] or `wasm32`).
     pub runtime: Option<&'a str>,
 }
@@ -42,6 +50,9 @@ impl<'a> Args<'a> {
             match arg {
                 "--quick" => a.quick = true,
                 "--out" => a.out = Some(rest.next().copied().context("--out needs a folder")?),
+                "--machine-id" => {
+                    a.machine_id = Some(rest.next().copied().context("--machine-id needs an id")?);
+                }
                 "--runtime" => {
                     let r = rest.next().copied().context("--runtime needs a name")?;
                     if r != WASM32 && !RUNTIMES.iter().any(|(n, _)| *n == r) {
@@ -73,6 +84,20 @@ pub fn bench(root: &Path, a: &Args<'_>) -> Result<()> {
     // The same build as `site.rs` makes, so the sizes are those of the module readers get. Always
     // run (a no-op when up to date): a stale artifact would report an older pool's code size.
     site::build_wasm(root)?;
+    // Files of benches before the id named the CPU get their CPU's id first, so this run lands
+    // on its own CPU's file (or beside another CPU's, never over it).
+    site::step("naming older data files by their CPU (native-bench migrate-ids)");
+    cmd::cargo(&[
+        "run",
+        "--release",
+        "--package",
+        "native-bench",
+        "--",
+        "migrate-ids",
+        "--data",
+        out.unwrap_or("book/data"),
+    ])
+    .run()?;
     for (runtime, feature) in RUNTIMES.iter().filter(|(r, _)| wanted(r)) {
         site::step(&format!("running the bench: {runtime}"));
         let mut args = vec!["run", "--release", "--package", "native-bench"];
@@ -85,6 +110,9 @@ pub fn bench(root: &Path, a: &Args<'_>) -> Result<()> {
         }
         if let Some(out) = out {
             args.extend(["--out", out]);
+        }
+        if let Some(id) = a.machine_id {
+            args.extend(["--machine-id", id]);
         }
         cmd::cargo(&args).run()?;
     }
@@ -108,6 +136,9 @@ pub fn bench(root: &Path, a: &Args<'_>) -> Result<()> {
         if let Some(out) = out {
             args.extend(["--out", out]);
         }
+        if let Some(id) = a.machine_id {
+            args.extend(["--machine-id", id]);
+        }
         cmd::cargo(&args).run()?;
     }
     println!(
@@ -118,7 +149,8 @@ pub fn bench(root: &Path, a: &Args<'_>) -> Result<()> {
         "Rebuild the book with the new data: cargo xtask serve\n\
          \n\
          Instructors: your machine's files are book/data/<machine-id>.json and\n\
-         <machine-id>.<runtime>.json (runtimes: {}). Keep the other machines' files: each records\n\
+         <machine-id>.<runtime>.json (runtimes: {}), the id naming your CPU (e.g. amd-zen3-2c).\n\
+         Keep the other machines' files (the bench never overwrites another CPU's): each records\n\
          the fingerprint of the code it measured, and the book shows the files at the current\n\
          fingerprint side by side and lists the others as older code. Commit yours to add your\n\
          machine as a column; `cargo xtask lint` (a strict build) then names every sentence of the\n\
@@ -171,9 +203,13 @@ mod tests {
             Args {
                 quick: true,
                 out: Some("/tmp/x"),
+                machine_id: None,
                 runtime: Some("wasm32")
             }
         );
+        let a = Args::parse(&["--machine-id", "lab-box-2c"]).unwrap();
+        assert_eq!(a.machine_id, Some("lab-box-2c"));
+        assert!(Args::parse(&["--machine-id"]).is_err());
         assert!(Args::parse(&["--runtime", "v8"]).is_err());
         assert!(Args::parse(&["--out"]).is_err());
         assert!(Args::parse(&["--fast"]).is_err());

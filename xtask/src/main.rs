@@ -8,10 +8,11 @@
 //!   Chromium, with each step's time against its budget.
 //! - `exercises [check [N] | list | hint N | verify]` — grades the course's exercises (see
 //!   `exercises.rs`): which pass, why the first failing test of each fails, what to do next.
-//! - `bench [--quick] [--out DIR] [--runtime R]` — measures this machine under each global
-//!   allocator and in Chromium's wasm32 (`bench.rs`), rewrites `book/data/<machine-id>.json` and
-//!   `<machine-id>.<runtime>.json` (or writes into `DIR`, e.g. for a trial run that must not
-//!   replace the committed data); `--runtime` measures one runtime only.
+//! - `bench [--quick] [--out DIR] [--machine-id ID] [--runtime R]` — measures this machine under
+//!   each global allocator and in Chromium's wasm32 (`bench.rs`), rewrites
+//!   `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json` (or writes into `DIR`, e.g.
+//!   for a trial run that must not replace the committed data); the id names the CPU, and a file
+//!   of another CPU is never overwritten; `--runtime` measures one runtime only.
 //!
 //! - `i18n` — the book's message template and catalogs, with the translation report (`i18n.rs`).
 //! - `fuzz [--seconds N] [--fast] [--no-trace-compares] [--minimize] [TARGET]` — the coverage-guided fuzz
@@ -58,9 +59,11 @@ usage: cargo xtask <command>
                      book/po/<lang>.po and print the translation report
   exercises [check [N] | list | hint N | verify]
                      grade the exercises (the default: check all), list them, or print a hint
-  bench [--quick] [--out DIR] [--runtime system|mimalloc|jemalloc|wasm32]
+  bench [--quick] [--out DIR] [--machine-id ID] [--runtime system|mimalloc|jemalloc|wasm32]
                      measure this machine and rewrite book/data/<machine-id>.json and
-                     <machine-id>.<runtime>.json (or DIR/…); --runtime: that runtime only
+                     <machine-id>.<runtime>.json (or DIR/…; the id names the CPU, e.g.
+                     amd-zen3-2c, and another CPU's file is never overwritten);
+                     --runtime: that runtime only
 ";
 
 // `cargo xtask lint` runs the book's preprocessor in-process, and it draws the why-pool and
