@@ -47,7 +47,7 @@ pub const FUSION_ALU: &str = n!(
     "a cmp, test, add, sub, and, inc or dec directly followed by a conditional jump is one macro-op"
 );
 
-// The retire widths schema 3 files recorded (read only).
+// The retire widths schema 3 files recorded (read only; `cpu.rs` reads the CPU they name).
 pub(crate) const OLD_AMD: &str = n!("AMD Zen (family {}): retires up to {} macro-ops per cycle");
 pub(crate) const OLD_SKYLAKE: &str =
     n!("Intel Skylake-SP class (model {}): retires 4 fused µops per cycle");
