@@ -72,8 +72,9 @@ pub struct CpuFacts {
     pub l2_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub l3_bytes: Option<u64>,
-    /// The clock dependent adds ran at during this run, GHz (`run.clock` when it was measured);
-    /// none when the run measured no clock.
+    /// The clock dependent adds ran at during this run, GHz: the instruction check's (`run.clock`)
+    /// when it ran, else measured for this record alone; none where nothing was measured (a file
+    /// whose facts were recovered from a run without a measured clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub measured_ghz: Option<f64>,
     /// Where these facts come from, in words.

@@ -268,10 +268,18 @@ fn run(
             &chosen.iter().map(|s| s.name).collect::<Vec<_>>(),
         )?;
     }
-    if let (Some(cpu), Some(clock)) = (file.machine.cpu.as_mut(), file.run.clock.as_ref()) {
-        cpu.measured_ghz = bench_data::cpu::measured_ghz(&clock.source, clock.max_ghz);
-    }
+    record_clock(&mut file);
     measure::write(&file, &path)
+}
+
+/// Records in the CPU facts the clock dependent adds ran at: the instruction check's when it ran
+/// (its clock is the run's), else measured now (a fraction of a second), for the facts alone.
+fn record_clock(file: &mut bench_data::RunFile) {
+    let Some(cpu) = file.machine.cpu.as_mut() else {
+        return;
+    };
+    let clock = file.run.clock.clone().unwrap_or_else(|| icount::clock().0);
+    cpu.measured_ghz = bench_data::cpu::measured_ghz(&clock.source, clock.max_ghz);
 }
 
 #[cfg(test)]

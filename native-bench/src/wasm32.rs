@@ -149,6 +149,7 @@ pub fn run(
     file.run.fingerprint = Some(crate::measure::fingerprint()?);
     file.run.runtime = RUNTIME.into();
     file.run.allocator = browser;
+    crate::record_clock(&mut file);
     crate::measure::write(&file, &path)?;
     Ok(path)
 }
