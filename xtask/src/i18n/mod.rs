@@ -586,6 +586,30 @@ fn short(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The lab's Russian catalog as committed: every plural message, rendered with 1, 2, 5, 11,
+    /// 21 and 22, puts the words after the count in the forms Russian gives them, and no other
+    /// message puts a count straight before a counted noun.
+    #[test]
+    fn every_russian_count_agrees_with_its_number() {
+        let path = lab::po_dir(&crate::root()).join("ru.po");
+        let catalog = read(&path).unwrap();
+        let (mut plural, mut problems) = (0, Vec::new());
+        for m in catalog.messages() {
+            let found = if m.is_plural() {
+                plural += 1;
+                russian::agreement(&forms(m))
+            } else {
+                russian::count_before_noun(m.msgstr().unwrap_or_default())
+            };
+            problems.extend(found.into_iter().map(|p| format!("{:?}: {p}", m.msgid())));
+        }
+        assert!(
+            plural >= 17,
+            "only {plural} plural messages: is this the lab's catalog?"
+        );
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
     #[test]
     fn directives_are_found_in_order() {
         let text = "A {{#fig a.b}} and {{#claim x < 1}} but not {{ plain }}.";
