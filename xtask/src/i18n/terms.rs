@@ -193,6 +193,17 @@ pub fn parse(text: &str) -> Result<Vec<Term>> {
 /// English does not say it.
 pub fn splits(terms: &[Term], msgid: &str, texts: &[String]) -> Vec<String> {
     let english = super::numbers::prose_keeping_placeholders(msgid);
+    // A rendering that is the translation of another term the English says renders that term
+    // («раздел» in a message that says both section and partition).
+    let said: Vec<&Term> = terms
+        .iter()
+        .filter(|t| says(&english, &t.english))
+        .collect();
+    let renders_said = |text: &str, found: &str, this: &Term| {
+        said.iter().any(|t| {
+            !std::ptr::eq(*t, this) && t.translation.iter().any(|p| p.find(text).contains(&found))
+        })
+    };
     let mut out = Vec::new();
     for term in terms {
         let says = says(&english, &term.english);
@@ -201,6 +212,9 @@ pub fn splits(terms: &[Term], msgid: &str, texts: &[String]) -> Vec<String> {
             if says {
                 for other in &term.others {
                     for found in other.find(&text) {
+                        if renders_said(&text, found, term) {
+                            continue;
+                        }
                         out.push(format!(
                             "«{found}» for “{}” (the terms file: «{}»)",
                             term.english, term.translation[0].text
@@ -276,6 +290,21 @@ mod tests {
             ["«разделе», the rendering of “partition”, where the English does not say it"]
         );
         assert!(splits(&terms, "2 partitions", &t("2 раздела")).is_empty());
+        // A message that says both: «раздел» renders the partition it also says.
+        let both = format!("{FILE}section\tсекция\tраздел[,а,е]\t-\tthe widget's word\n");
+        let terms = parse(&both).unwrap();
+        assert!(
+            splits(
+                &terms,
+                "the last section (one partition)",
+                &t("последняя секция (один раздел)")
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            splits(&terms, "the last section", &t("последний раздел")).len(),
+            2
+        );
         assert!(splits(&terms, "timed side by side", &t("в парных раундах")).is_empty());
         assert_eq!(splits(&terms, "every claim", &t("ทุกข้ออ้าง")).len(), 1);
         assert!(parse("a\tb\tc\n").is_err());
