@@ -299,7 +299,7 @@ const ADJECTIVE_ROWS: &[[&[&str]; 3]] = &[
 ];
 
 /// Whether `word` looks like an adjective or a participle (its ending).
-fn adjective_like(word: &str) -> bool {
+pub fn adjective_like(word: &str) -> bool {
     let word = word.to_lowercase();
     word.chars().count() > 3
         && ADJECTIVE_ROWS

@@ -55,21 +55,32 @@ pub fn normalize(text: &str, code: &str) -> String {
     if code != "ru" {
         return out;
     }
-    // `N <noun form>` → `N <nominative singular>`.
+    // `N <noun form>` → `N <nominative singular>`, and an adjective between them → `~`.
+    let noun = |word: &str| super::russian::nouns().iter().find(|n| n.has_form(word));
+    let word_end = |s: &str| s.find(|c: char| !c.is_alphabetic()).unwrap_or(s.len());
     let mut result = String::with_capacity(out.len());
     let mut rest = out.as_str();
     while let Some(at) = rest.find("N ") {
         result.push_str(&rest[..at + 2]);
         rest = &rest[at + 2..];
-        let end = rest
-            .find(|c: char| !c.is_alphabetic())
-            .unwrap_or(rest.len());
+        let end = word_end(rest);
         let word = &rest[..end];
-        match super::russian::nouns().iter().find(|n| n.has_form(word)) {
-            Some(n) => result.push_str(&n.sg[0]),
-            None => result.push_str(word),
+        let next = rest[end..].strip_prefix(' ').map(|r| &r[..word_end(r)]);
+        match (noun(word), next.and_then(noun)) {
+            (Some(n), _) => {
+                result.push_str(&n.sg[0]);
+                rest = &rest[end..];
+            }
+            (None, Some(n)) if super::russian::adjective_like(word) => {
+                result.push_str("~ ");
+                result.push_str(&n.sg[0]);
+                rest = &rest[end + 1 + next.map_or(0, str::len)..];
+            }
+            _ => {
+                result.push_str(word);
+                rest = &rest[end..];
+            }
         }
-        rest = &rest[end..];
     }
     result.push_str(rest);
     result
@@ -150,6 +161,10 @@ mod tests {
                 "ru"
             ),
             "получение и возврат N Б, N раздел × N"
+        );
+        assert_eq!(
+            normalize("41 ненулевой байт и 0 ненулевых байтов", "ru"),
+            normalize("1 ненулевой байт и 2 ненулевых байта", "ru")
         );
         assert_eq!(normalize("get 1,048,576 B, 0.5×", "en"), "get N B, N×");
         assert_eq!(normalize("1 048 576 ไบต์", "th"), "N ไบต์");
