@@ -305,7 +305,8 @@ pub fn dynamic(msgid: &str) -> &str {
 /// in one notation, which the claims and tests read back; this is its last step for a reader.
 /// English and Thai (whose articles write `1,048,576` and `ns`) are unchanged; Russian gets
 /// no-break-space groups, a decimal comma and its unit abbreviations (нс, мкс, мс, Б, КиБ, and
-/// the decimal кБ, МБ, ГБ of the charts' axes).
+/// the decimal кБ, МБ, ГБ of the charts' axes), each (and `%`) joined to its number by a
+/// no-break space, so a line never breaks between them.
 pub fn localize_figure(text: &str) -> String {
     if !russian_numbers() {
         return text.to_string();
@@ -322,8 +323,9 @@ pub fn localize_figure(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    let mut words: Vec<String> = Vec::new();
-    for word in out.split(' ') {
+    let mut result = String::with_capacity(out.len() + 8);
+    let mut previous = "";
+    for (i, word) in out.split(' ').enumerate() {
         let unit_char = |c: char| c.is_alphanumeric() || c == 'µ';
         let start = word.find(unit_char).unwrap_or(word.len());
         let (head, rest) = word.split_at(start);
@@ -344,12 +346,19 @@ pub fn localize_figure(text: &str) -> String {
             "GB" => Some("ГБ"),
             _ => None,
         };
-        words.push(match unit {
-            Some(u) => format!("{head}{u}{tail}"),
-            None => word.to_string(),
-        });
+        // A unit (or a percent sign) stays on the line of its number: a no-break space.
+        if i > 0 {
+            let unit_after_number = (unit.is_some() && head.is_empty() || word.starts_with('%'))
+                && previous.ends_with(|c: char| c.is_ascii_digit());
+            result.push(if unit_after_number { '\u{a0}' } else { ' ' });
+        }
+        match unit {
+            Some(u) => result.push_str(&format!("{head}{u}{tail}")),
+            None => result.push_str(word),
+        }
+        previous = word;
     }
-    words.join(" ")
+    result
 }
 
 /// The plural form of `n` in this thread's language (CLDR's integer rules, as gettext's
@@ -533,16 +542,19 @@ mod tests {
     #[test]
     fn figures_read_the_russian_way_on_a_russian_page() {
         set_language("ru");
-        assert_eq!(localize_figure("1,048,576 B"), "1\u{a0}048\u{a0}576 Б");
+        assert_eq!(localize_figure("1,048,576 B"), "1\u{a0}048\u{a0}576\u{a0}Б");
         assert_eq!(
             localize_figure("0.865× [0.864–0.871]"),
             "0,865× [0,864–0,871]"
         );
-        assert_eq!(localize_figure("12.3 ns, 4 µs (B)"), "12,3 нс, 4 мкс (Б)");
+        assert_eq!(
+            localize_figure("12.3 ns, 4 µs (B), 7.5 %"),
+            "12,3\u{a0}нс, 4\u{a0}мкс (Б), 7,5\u{a0}%"
+        );
         assert_eq!(localize_figure("Bytes, 1.5"), "Bytes, 1,5");
         assert_eq!(
             localize_figure("1 kB, 2 MB, 4 GB, 8 KiB"),
-            "1 кБ, 2 МБ, 4 ГБ, 8 КиБ"
+            "1\u{a0}кБ, 2\u{a0}МБ, 4\u{a0}ГБ, 8\u{a0}КиБ"
         );
         set_language("th");
         assert_eq!(localize_figure("1,048,576 B"), "1,048,576 B");

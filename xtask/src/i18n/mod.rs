@@ -13,6 +13,13 @@
 //!
 //! The report counts, per catalog and language, the messages translated, fuzzy and missing; a
 //! shipped language must have none fuzzy or missing (`check`, run by `cargo xtask test`).
+//!
+//! It also checks what a reader of each language notices (issue 38), and the check fails on any
+//! of it: a Russian count without plural forms or with wrong ones, and a plain space between a
+//! number and its unit (`russian.rs`); a Thai full stop after Thai text (`thai.rs`); a term
+//! rendered otherwise than its language's terms file says (`terms.rs`, `book/po/terms.<lang>.tsv`);
+//! a series of labels in two wordings (`series.rs`); a label of the pages quoted in English
+//! (`labels.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -22,7 +29,12 @@ use polib::catalog::Catalog;
 use polib::message::{Message, MessageMutView, MessageView};
 
 pub mod lab;
+mod labels;
 mod numbers;
+mod russian;
+mod series;
+pub mod terms;
+mod thai;
 
 /// Where the catalogs live, relative to the book's root (mdbook-i18n-helpers' default `po`).
 pub fn po_dir(root: &Path) -> PathBuf {
@@ -185,6 +197,68 @@ pub struct Counts {
     /// Messages whose translation has a number the English does not (`numbers::added`): a
     /// mistyped figure, or a fact the English does not state.
     pub numbers_added: Vec<String>,
+    /// What a reader of the language notices (issue 38), per kind.
+    pub findings: Vec<(Kind, String)>,
+}
+
+/// The kinds of the report's reading checks (issue 38).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A Russian non-plural message puts a count straight before a noun (`russian::count_before_noun`).
+    CountWithoutPlural,
+    /// A Russian plural message whose forms do not agree with the count (`russian::agreement`).
+    PluralForms,
+    /// A term rendered otherwise than the terms file says (`terms::splits`).
+    TermSplit,
+    /// A Thai full stop after Thai text (`thai::full_stops`).
+    ThaiFullStop,
+    /// A quoted label the page shows otherwise: a button, a mark (`labels::otherwise`).
+    LabelOtherwise,
+    /// A plain space between a number and its unit in Russian (`russian::unit_spaces`).
+    UnitSpace,
+    /// One series of labels in several wordings (`series::splits`).
+    SeriesSplit,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 7] = [
+        Kind::CountWithoutPlural,
+        Kind::PluralForms,
+        Kind::TermSplit,
+        Kind::ThaiFullStop,
+        Kind::LabelOtherwise,
+        Kind::UnitSpace,
+        Kind::SeriesSplit,
+    ];
+
+    /// How the report counts it: "{n} {name}".
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::CountWithoutPlural => "with a count before a noun and no plural forms",
+            Kind::PluralForms => "with plural forms that do not agree",
+            Kind::TermSplit => "with a term rendered otherwise than the terms file",
+            Kind::ThaiFullStop => "with a full stop after Thai text",
+            Kind::LabelOtherwise => "naming a label otherwise than the page shows it",
+            Kind::UnitSpace => "with a plain space between a number and its unit",
+            Kind::SeriesSplit => "label series in more than one wording",
+        }
+    }
+}
+
+impl Counts {
+    /// The findings of one kind.
+    pub fn of(&self, kind: Kind) -> impl Iterator<Item = &String> {
+        self.findings
+            .iter()
+            .filter(move |(k, _)| *k == kind)
+            .map(|(_, f)| f)
+    }
+
+    /// How many messages (series, for a series split) have a finding of `kind`: a message's
+    /// findings are one line each, starting with its English.
+    pub fn messages_with(&self, kind: Kind) -> usize {
+        self.of(kind).count()
+    }
 }
 
 /// The translation report, per translated language.
@@ -208,6 +282,20 @@ impl Report {
             for n in &c.numbers_added {
                 s.push_str(&format!("      {n}\n"));
             }
+            let kinds: Vec<String> = Kind::ALL
+                .iter()
+                .filter(|k| applies(**k, c.code))
+                .map(|k| format!("{} {}", c.messages_with(*k), k.name()))
+                .collect();
+            s.push_str(&format!("      {}\n", kinds.join(", ")));
+            for kind in Kind::ALL {
+                if c.messages_with(kind) > 0 {
+                    s.push_str(&format!("      {}:\n", kind.name()));
+                }
+                for f in c.of(kind) {
+                    s.push_str(&format!("        {f}\n"));
+                }
+            }
         }
         s
     }
@@ -218,7 +306,12 @@ impl Report {
             .0
             .iter()
             .filter(|c| {
-                c.fuzzy + c.missing + c.directives_changed.len() + c.numbers_added.len() > 0
+                c.fuzzy
+                    + c.missing
+                    + c.directives_changed.len()
+                    + c.numbers_added.len()
+                    + c.findings.len()
+                    > 0
             })
             .map(|c| {
                 let mut line = format!(
@@ -231,6 +324,15 @@ impl Report {
                 for n in c.numbers_added.iter().take(5) {
                     line.push_str(&format!("\n    a number the English does not have: {n}"));
                 }
+                for kind in Kind::ALL {
+                    let n = c.messages_with(kind);
+                    if n > 0 {
+                        line.push_str(&format!("\n    {n} {}:", kind.name()));
+                        for f in c.of(kind).take(5) {
+                            line.push_str(&format!("\n      {f}"));
+                        }
+                    }
+                }
                 line
             })
             .collect();
@@ -238,8 +340,10 @@ impl Report {
             Ok(())
         } else {
             bail!(
-                "a shipped language is not fully translated (run `cargo xtask i18n` after an \
-                 English change, then translate book/po/<lang>.po and lab-text/po/<lang>.po):\n  {}",
+                "a shipped language is not fully translated, or its translation reads wrong (run \
+                 `cargo xtask i18n` after an English change, then translate book/po/<lang>.po and \
+                 lab-text/po/<lang>.po; the checks are in xtask/src/i18n/, the terms in \
+                 book/po/terms.<lang>.tsv):\n  {}",
                 bad.join("\n  ")
             )
         }
@@ -256,21 +360,137 @@ pub fn report(root: &Path) -> Result<Report> {
 
 fn report_with(root: &Path, book: &Catalog, lab: &Catalog) -> Result<Report> {
     let mut out = Vec::new();
-    for (name, template, dir) in [
-        ("book", book, po_dir(root)),
-        ("lab", lab, lab::po_dir(root)),
-    ] {
-        for language in lang::translated() {
+    for language in lang::translated() {
+        let (terms, labels, lab_catalog) = language_checks(root, language)?;
+        let checks = Checks {
+            terms: &terms,
+            labels: &labels,
+        };
+        for (name, template, dir) in [
+            ("book", book, po_dir(root)),
+            ("lab", lab, lab::po_dir(root)),
+        ] {
             let path = dir.join(format!("{}.po", language.code));
             let catalog = if path.is_file() {
                 Some(read(&path)?)
             } else {
                 None
             };
-            out.push(count(name, language, template, catalog.as_ref()));
+            let mut counts = count(name, language, template, catalog.as_ref(), &checks);
+            if name == "lab" {
+                counts
+                    .findings
+                    .extend(terms_of_labels(&terms, lab_catalog.as_ref()));
+            }
+            out.push(counts);
         }
     }
+    out.sort_by_key(|c| (c.catalog, c.code));
     Ok(Report(out))
+}
+
+/// A language's terms, the labels its pages print, and its lab catalog (if it has one).
+fn language_checks(
+    root: &Path,
+    language: &Language,
+) -> Result<(Vec<terms::Term>, labels::Labels, Option<Catalog>)> {
+    let lab_path = lab::po_dir(root).join(format!("{}.po", language.code));
+    let lab_catalog = if lab_path.is_file() {
+        Some(read(&lab_path)?)
+    } else {
+        None
+    };
+    let terms = terms::load(root, language.code)?;
+    let labels = labels::Labels::new(lab_catalog.iter().flat_map(|c| {
+        c.messages()
+            .filter(|m| !m.is_plural())
+            .map(|m| (m.msgid(), m.source(), m.msgstr().unwrap_or_default()))
+    }));
+    Ok((terms, labels, lab_catalog))
+}
+
+/// What the reading checks of a language need besides the message: its terms, and the labels
+/// its pages print.
+pub struct Checks<'a> {
+    pub terms: &'a [terms::Term],
+    pub labels: &'a labels::Labels,
+}
+
+/// Which checks read which language.
+fn applies(kind: Kind, code: &str) -> bool {
+    match kind {
+        Kind::CountWithoutPlural | Kind::PluralForms | Kind::UnitSpace => code == "ru",
+        Kind::ThaiFullStop => code == "th",
+        Kind::TermSplit | Kind::LabelOtherwise | Kind::SeriesSplit => true,
+    }
+}
+
+/// The reading checks of one translated message (`texts`: its one text, or its plural forms),
+/// each finding led by the message's English.
+pub fn reading(
+    code: &str,
+    msgid: &str,
+    plural: bool,
+    texts: &[String],
+    checks: &Checks,
+) -> Vec<(Kind, String)> {
+    let mut found: Vec<(Kind, Vec<String>)> = Vec::new();
+    if code == "ru" {
+        if plural {
+            found.push((Kind::PluralForms, russian::agreement(texts)));
+        } else {
+            found.push((
+                Kind::CountWithoutPlural,
+                texts
+                    .iter()
+                    .flat_map(|t| russian::count_before_noun(t))
+                    .collect(),
+            ));
+        }
+        found.push((
+            Kind::UnitSpace,
+            texts.iter().flat_map(|t| russian::unit_spaces(t)).collect(),
+        ));
+    }
+    if code == "th" {
+        found.push((
+            Kind::ThaiFullStop,
+            texts.iter().flat_map(|t| thai::full_stops(t)).collect(),
+        ));
+    }
+    found.push((Kind::TermSplit, terms::splits(checks.terms, msgid, texts)));
+    found.push((
+        Kind::LabelOtherwise,
+        labels::otherwise(checks.labels, msgid, texts),
+    ));
+    found
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(kind, list)| (kind, format!("“{}”: {}", short(msgid), list.join("; "))))
+        .collect()
+}
+
+/// A term that is a message of the lab (a button's label) must read as that message does.
+fn terms_of_labels(terms: &[terms::Term], lab: Option<&Catalog>) -> Vec<(Kind, String)> {
+    let Some(lab) = lab else {
+        return Vec::new();
+    };
+    terms
+        .iter()
+        .filter_map(|t| {
+            let m = lab.find_message(None, &t.english, None)?;
+            let label = m.msgstr().ok()?;
+            (label != t.translation[0].text).then(|| {
+                (
+                    Kind::TermSplit,
+                    format!(
+                        "the terms file gives “{}” as «{}», but the lab's message reads «{label}»",
+                        t.english, t.translation[0].text
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 fn count(
@@ -278,6 +498,7 @@ fn count(
     language: &'static Language,
     template: &Catalog,
     catalog: Option<&Catalog>,
+    checks: &Checks,
 ) -> Counts {
     let mut counts = Counts {
         catalog: name,
@@ -287,7 +508,10 @@ fn count(
         missing: 0,
         directives_changed: Vec::new(),
         numbers_added: Vec::new(),
+        findings: Vec::new(),
     };
+    // The translated non-plural messages, for the series check.
+    let mut series = Vec::new();
     for message in template.messages() {
         let plural = message.msgid_plural().ok().filter(|p| !p.is_empty());
         let found = catalog.and_then(|c| c.find_message(None, message.msgid(), plural));
@@ -312,10 +536,26 @@ fn count(
                         added.join(", ")
                     ));
                 }
+                let texts = forms(m);
+                counts.findings.extend(reading(
+                    language.code,
+                    message.msgid(),
+                    plural.is_some(),
+                    &texts,
+                    checks,
+                ));
+                if plural.is_none() {
+                    series.push((message.msgid().to_string(), texts[0].clone()));
+                }
             }
             _ => counts.missing += 1,
         }
     }
+    counts.findings.extend(
+        series::splits(&series, language.code)
+            .into_iter()
+            .map(|s| (Kind::SeriesSplit, s)),
+    );
     counts
 }
 
@@ -343,6 +583,7 @@ pub fn directives(text: &str) -> Vec<&str> {
 }
 
 fn short(text: &str) -> String {
+    let text = text.trim().replace('\n', " ");
     let mut s: String = text.chars().take(70).collect();
     if s.len() < text.len() {
         s.push('…');
@@ -353,6 +594,63 @@ fn short(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lab's Russian catalog as committed: every plural message, rendered with 1, 2, 5, 11,
+    /// 21 and 22, puts the words after the count in the forms Russian gives them, and no other
+    /// message puts a count straight before a counted noun.
+    #[test]
+    fn every_russian_count_agrees_with_its_number() {
+        let path = lab::po_dir(&crate::root()).join("ru.po");
+        let catalog = read(&path).unwrap();
+        let (mut plural, mut problems) = (0, Vec::new());
+        for m in catalog.messages() {
+            let found = if m.is_plural() {
+                plural += 1;
+                russian::agreement(&forms(m))
+            } else {
+                russian::count_before_noun(m.msgstr().unwrap_or_default())
+            };
+            problems.extend(found.into_iter().map(|p| format!("{:?}: {p}", m.msgid())));
+        }
+        assert!(
+            plural >= 17,
+            "only {plural} plural messages: is this the lab's catalog?"
+        );
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// The committed catalogs, each read as its own template: every reading check of the
+    /// report (counts, units, full stops, terms, quoted labels, series) finds nothing, as the
+    /// lint requires.
+    #[test]
+    fn the_committed_catalogs_read_right() {
+        let root = crate::root();
+        let mut found = Vec::new();
+        for language in lang::translated() {
+            let (terms, labels, lab_catalog) = language_checks(&root, language).unwrap();
+            let checks = Checks {
+                terms: &terms,
+                labels: &labels,
+            };
+            for (name, dir) in [("book", po_dir(&root)), ("lab", lab::po_dir(&root))] {
+                let catalog = read(&dir.join(format!("{}.po", language.code))).unwrap();
+                let counts = count(name, language, &catalog, Some(&catalog), &checks);
+                assert!(counts.translated > 1000, "{name} {}", language.code);
+                found.extend(
+                    counts
+                        .findings
+                        .into_iter()
+                        .map(|(kind, f)| format!("{name} {}, {}: {f}", language.code, kind.name())),
+                );
+            }
+            found.extend(
+                terms_of_labels(&terms, lab_catalog.as_ref())
+                    .into_iter()
+                    .map(|(_, f)| format!("lab {}: {f}", language.code)),
+            );
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
 
     #[test]
     fn directives_are_found_in_order() {

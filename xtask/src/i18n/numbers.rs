@@ -25,7 +25,7 @@ pub fn added(english: &str, translation: &str, code: &str) -> Vec<String> {
 
 /// The numbers of `text` (prose of language `code`): each as written, and as a plain number.
 fn numbers(text: &str, code: &str) -> (Vec<String>, Vec<String>) {
-    let prose = prose(text);
+    let prose = prose(text, false);
     let chars: Vec<char> = prose.chars().collect();
     let (mut raw, mut normal) = (Vec::new(), Vec::new());
     let mut i = 0;
@@ -89,7 +89,7 @@ fn plain(token: &str, code: &str) -> Vec<String> {
 
 /// `text` without what is not prose: `{{#…}}` directives, `{…}` placeholders, code spans, HTML
 /// tags and link targets (each replaced by a space, so numbers on either side stay apart).
-fn prose(text: &str) -> String {
+fn prose(text: &str, keep_placeholders: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
@@ -99,8 +99,9 @@ fn prose(text: &str) -> String {
                 .find(close)
                 .map(|e| open.len() + e + close.len())
         };
+        let placeholder = keep_placeholders && is_placeholder(rest);
         let skip = skip_to("{{#", "}}")
-            .or_else(|| skip_to("{", "}"))
+            .or_else(|| skip_to("{", "}").filter(|_| !placeholder))
             .or_else(|| skip_to("`", "`"))
             .or_else(|| skip_to("<", ">"))
             .or_else(|| skip_to("](", ")").map(|n| n.max(1)));
@@ -116,6 +117,20 @@ fn prose(text: &str) -> String {
         }
     }
     out
+}
+
+/// [`prose`] that keeps the `{}` and `{N}` placeholders, for checks that read what stands next
+/// to a number the code fills in.
+pub fn prose_keeping_placeholders(text: &str) -> String {
+    prose(text, true)
+}
+
+/// Whether `text` starts with a `{}` or `{N}` placeholder.
+fn is_placeholder(text: &str) -> bool {
+    text.strip_prefix('{').is_some_and(|r| {
+        let digits = r.bytes().take_while(u8::is_ascii_digit).count();
+        r[digits..].starts_with('}')
+    })
 }
 
 /// The distinct numbers of an English text (for tests and the report's examples).

@@ -79,11 +79,12 @@ fn date(file: &RunFile) -> &str {
 }
 
 fn details(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
-    use lab_text::{t, tf};
+    use lab_text::{t, tf, tp};
     let spread = if f.samples > 1 {
-        tf!(
+        tp!(
+            u64::from(f.samples),
+            "median of {} sample, 95 % interval {} – {}, noise {} %; ",
             "median of {} samples, 95 % interval {} – {}, noise {} %; ",
-            f.samples,
             format_value(f.unit, f.low),
             format_value(f.unit, f.high),
             format!("{:.1}", f.cv * 100.0)

@@ -11,7 +11,7 @@ use crate::chapter::capacity::scenario::{
 };
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::pool::SharedConfig;
-use lab_text::{group_digits, n, t, tf};
+use lab_text::{group_digits, n, t, tf, tp};
 
 pub const QUIZ: Quiz = Quiz {
     id: "capacity",
@@ -305,9 +305,10 @@ impl Kind for BigMachine {
         })
     }
     fn prompt(&self, m: &Machines) -> String {
-        tf!(
+        tp!(
+            m.held,
+            "A service rents {} buffer of {} bytes at its daily peak and returns it afterwards. Between peaks its memory stays much higher on the {}-core production machine than on the {}-core test machine. Which explanation do the lab's runs of the shared pool support?",
             "A service rents {} buffers of {} bytes at its daily peak and returns them all afterwards. Between peaks its memory stays much higher on the {}-core production machine than on the {}-core test machine. Which explanation do the lab's runs of the shared pool support?",
-            group_digits(m.held),
             group_digits(m.size),
             m.big,
             m.small

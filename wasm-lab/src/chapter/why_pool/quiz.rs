@@ -9,7 +9,7 @@ use crate::chapter::why_pool::scenario::{LINE_BUFFER, break_even, run};
 use crate::quiz::data::{LessTime, Ratio};
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::pool::PoolError;
-use lab_text::{group_digits, n, t, tf};
+use lab_text::{group_digits, n, t, tf, tp};
 
 /// The 1 MiB comparison of the chapter's measurements.
 pub const AT_1_MIB: LessTime = LessTime {
@@ -133,9 +133,10 @@ impl Kind for PoolBufferBytes {
         let r = run(p.rounds, p.size).map_err(err)?;
         Ok(Solution::number(
             r.pool_buffer_bytes,
-            tf!(
-                "The lab ran it: the pool allocated {} buffer of {} bytes in the first round and reused it for all {} rounds, since each round returns it before the next one rents, so {} bytes in total",
+            tp!(
                 r.pool_buffers,
+                "The lab ran it: the pool allocated {} buffer of {} bytes in the first round and reused it for all {} rounds, since each round returns it before the next one rents, so {} bytes in total",
+                "The lab ran it: the pool allocated {} buffers of {} bytes in the first round and reused them for all {} rounds, since each round returns them before the next one rents, so {} bytes in total",
                 group_digits(p.size),
                 group_digits(p.rounds),
                 group_digits(r.pool_buffer_bytes)

@@ -210,8 +210,8 @@ fn ticks_follow_the_pages_language() {
         ru,
         (
             "0,5×".to_string(),
-            "16 Б".to_string(),
-            "1 МиБ".to_string(),
+            "16\u{a0}Б".to_string(),
+            "1\u{a0}МиБ".to_string(),
             "65\u{a0}536".to_string()
         )
     );
@@ -230,7 +230,7 @@ fn decimal_byte_ticks_follow_the_pages_language() {
     lab_text::tr::set_language("th");
     let th = ticks();
     lab_text::tr::set_language("en");
-    assert_eq!(ru, ["1 кБ", "1 МБ", "1 ГБ"]);
+    assert_eq!(ru, ["1\u{a0}кБ", "1\u{a0}МБ", "1\u{a0}ГБ"]);
     assert_eq!(th, ["1 kB", "1 MB", "1 GB"]);
 }
 
@@ -252,10 +252,10 @@ fn notes_tables_and_named_positions_follow_the_pages_language() {
     let cliff = chapter("{{#chart cliff}}", &committed);
     lab_text::tr::set_language("en");
     let (ru, cliff) = (ru.unwrap(), cliff.unwrap());
-    assert!(ru.contains("шум 40,0 %"), "{ru}");
+    assert!(ru.contains("шум 40,0\u{a0}%"), "{ru}");
     assert!(ru.contains("data-testid=\"chart-note\">Пропуск"), "{ru}");
     assert!(!ru.contains("40.0"), "{ru}");
-    assert!(ru.contains("16\u{a0}384 Б"), "{ru}");
+    assert!(ru.contains("16\u{a0}384\u{a0}Б"), "{ru}");
     // The .NET band's source is named in the page's language too.
     assert!(!ru.contains("the Russian article"), "{ru}");
     for (_, _, value) in rows(&ru) {
