@@ -7,7 +7,7 @@
 //!   [`count_before_noun`] finds a placeholder that a non-plural message puts straight before a
 //!   counted noun («Вы арендуете {} байт» prints «3 байт»); [`agreement`] renders a plural
 //!   message with 1, 2, 5, 11, 21 and 22 and checks that the words after the count take the
-//!   forms Russian gives them after those numbers. Both know the nouns of [`NOUNS`].
+//!   forms Russian gives them after those numbers. Both know the nouns of [`nouns`].
 //! - **Units.** [`unit_spaces`] finds a plain space between a number (or a `{}` placeholder) and
 //!   a unit symbol (Б, КиБ, нс, ГГц, %, …): a line break there separates a number from its unit,
 //!   so Russian typography writes a no-break space (U+00A0), as `lab_text::tr::localize_figure`
