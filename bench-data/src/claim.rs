@@ -132,7 +132,21 @@ pub enum Bound {
     Figure(String),
 }
 
-/// One claim: `KEY OP [VALUE] [on=RUNTIME]`.
+/// Which machines a claim speaks for (`machines=every`, `machines=any`, `machine=ID`): the
+/// book's data may come from several CPUs at the current code, and a sentence must hold on the
+/// machines it speaks for ([`Claim::check_machines`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// "On every machine": the default; contradicted on one machine is contradicted.
+    #[default]
+    Every,
+    /// "On at least one machine": holds when one machine supports it.
+    Any,
+    /// On the named machine only ("on amd-zen3-2c").
+    Machine(String),
+}
+
+/// One claim: `KEY OP [VALUE] [on=RUNTIME] [machines=every|any | machine=ID]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
     /// A key, or a pattern naming several (`*`, `{a,b}`).
@@ -142,6 +156,8 @@ pub struct Claim {
     /// The runtime whose data decides it (`on=wasm32`): that runtime's file of the primary's
     /// machine ([`Claim::file`]). `None`: the primary file itself.
     pub runtime: Option<String>,
+    /// The machines the sentence speaks for.
+    pub scope: Scope,
 }
 
 /// What a claim's check found on one machine.
@@ -185,12 +201,13 @@ impl Claim {
                 .join(", ")
         };
         let (runtime, words) = runtime_option(words)?;
+        let (scope, words) = scope_option(&words)?;
         let (keys, op, bound) = match words.as_slice() {
             [keys, op] => (keys, op, None),
             [keys, op, bound] => (keys, op, Some(*bound)),
             _ => {
                 return Err(
-                    "a claim is `KEY OP VALUE`, `KEY citable` or `KEY less|more|same`, and may end with `on=RUNTIME`".into(),
+                    "a claim is `KEY OP VALUE`, `KEY citable` or `KEY less|more|same`, and may end with `on=RUNTIME` and `machines=every|any` or `machine=ID`".into(),
                 );
             }
         };
@@ -222,6 +239,7 @@ impl Claim {
             op,
             bound,
             runtime: runtime.map(str::to_string),
+            scope,
         })
     }
 
@@ -258,6 +276,55 @@ impl Claim {
                 ),
             }),
         }
+    }
+
+    /// The claim on every machine it speaks for ([`Scope`]): each machine's file of `primary`'s
+    /// runtime among `files` (the book's columns at the current code; `primary`'s machine first)
+    /// is checked with [`Claim::check_among`], and the marks combine. For [`Scope::Every`] one
+    /// contradicting machine contradicts the sentence, a noisy one leaves it open, and a machine
+    /// without the figure does not decide; for [`Scope::Any`] one supporting machine is enough.
+    /// With one machine this is [`Claim::check_among`]; with several, what the data shows names
+    /// each machine.
+    pub fn check_machines(&self, primary: &RunFile, files: &[RunFile]) -> Result<Check, String> {
+        let mut checks = Vec::new();
+        for m in machines(primary, files) {
+            if let Scope::Machine(id) = &self.scope
+                && m.machine.id != *id
+            {
+                continue;
+            }
+            checks.push((m.machine.id.as_str(), self.check_among(m, files)?));
+        }
+        if checks.is_empty() {
+            let id = match &self.scope {
+                Scope::Machine(id) => id.as_str(),
+                _ => primary.machine.id.as_str(),
+            };
+            return Ok(Check {
+                mark: Mark::Missing,
+                shows: tf!("no data of {} at the current code", id),
+            });
+        }
+        if checks.len() == 1 {
+            return Ok(checks.remove(0).1);
+        }
+        let has = |m: Mark| checks.iter().any(|(_, c)| c.mark == m);
+        let mark = match self.scope {
+            Scope::Any if has(Mark::Holds) => Mark::Holds,
+            Scope::Any if has(Mark::Open) => Mark::Open,
+            Scope::Any if has(Mark::Contradicted) => Mark::Contradicted,
+            Scope::Any => Mark::Missing,
+            _ if has(Mark::Contradicted) => Mark::Contradicted,
+            _ if has(Mark::Open) => Mark::Open,
+            _ if has(Mark::Holds) => Mark::Holds,
+            _ => Mark::Missing,
+        };
+        let shows = checks
+            .iter()
+            .map(|(id, c)| format!("{id}: {}", c.shows))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Ok(Check { mark, shows })
     }
 
     /// Parses a claim written out as by [`Claim`]'s `Display` (`a.b below 1`).
@@ -497,6 +564,11 @@ impl fmt::Display for Claim {
         if let Some(r) = &self.runtime {
             write!(f, " on={r}")?;
         }
+        match &self.scope {
+            Scope::Every => {}
+            Scope::Any => write!(f, " machines=any")?,
+            Scope::Machine(id) => write!(f, " machine={id}")?,
+        }
         Ok(())
     }
 }
@@ -690,6 +762,7 @@ impl Direction {
             op: Op::Is(want),
             bound: None,
             runtime: None,
+            scope: Scope::Every,
         }
     }
 }
@@ -717,6 +790,60 @@ pub fn runtime_option<'a>(words: &[&'a str]) -> Result<(Option<&'a str>, Vec<&'a
         }
     }
     Ok((runtime, rest))
+}
+
+/// The file of each machine among `files` measured with `primary`'s runtime, `primary` first:
+/// the machines a claim is checked on, one file each (the newest when a machine has several).
+pub fn machines<'a>(primary: &'a RunFile, files: &'a [RunFile]) -> Vec<&'a RunFile> {
+    let mut out = vec![primary];
+    for f in files {
+        if f.run.runtime != primary.run.runtime {
+            continue;
+        }
+        match out.iter_mut().find(|o| o.machine.id == f.machine.id) {
+            Some(o) if o.machine.id != primary.machine.id && f.run.date > o.run.date => *o = f,
+            Some(_) => {}
+            None => out.push(f),
+        }
+    }
+    out
+}
+
+/// Takes a claim's `machines=every|any` or `machine=ID` word out of `words`; at most one.
+pub fn scope_option<'a>(words: &[&'a str]) -> Result<(Scope, Vec<&'a str>), String> {
+    let mut scope = None;
+    let mut rest = Vec::with_capacity(words.len());
+    for &w in words {
+        let s = match (w.strip_prefix("machines="), w.strip_prefix("machine=")) {
+            (Some("every"), _) => Scope::Every,
+            (Some("any"), _) => Scope::Any,
+            (Some(_), _) => {
+                return Err(format!(
+                    "`{w}`: a claim speaks for `machines=every`, `machines=any` or `machine=ID`"
+                ));
+            }
+            (None, Some(id)) => {
+                let ok = !id.is_empty()
+                    && id.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.'
+                    });
+                if !ok {
+                    return Err(format!(
+                        "`{w}`: a machine is named like `machine=amd-zen3-2c`"
+                    ));
+                }
+                Scope::Machine(id.to_string())
+            }
+            (None, None) => {
+                rest.push(w);
+                continue;
+            }
+        };
+        if scope.replace(s).is_some() {
+            return Err("a claim names its machines once".into());
+        }
+    }
+    Ok((scope.unwrap_or_default(), rest))
 }
 
 /// The verdict rule: where the figure's 95 % interval and its median lie against `reference`

@@ -511,7 +511,7 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
         let text = claim.attr("data-claim").await?.unwrap_or_default();
         // The same check the preprocessor made (`bench_data::claim`), from the data file.
         let check = bench_data::claim::Claim::parse_text(&text)
-            .and_then(|c| c.check_among(primary, data.files()))
+            .and_then(|c| c.check_machines(primary, data.files()))
             .map_err(|e| anyhow::anyhow!("claim {text:?}: {e}"))?;
         let holds = check.mark == bench_data::claim::Mark::Holds;
         let shown = claim.attr("data-holds").await?;

@@ -475,3 +475,62 @@ fn what_the_data_shows_follows_the_pages_language() {
     // English again, as before the Russian page.
     assert_eq!(english[0], shows("r.less below 0.9"));
 }
+
+/// `machines=any` and `machine=ID` round-trip through `Display`; a scope given twice, or a
+/// machine named otherwise than ids are, is refused.
+#[test]
+fn a_claims_machines_parse_and_print() {
+    for text in [
+        "r.less below 1 machines=any",
+        "r.less below 1 on=wasm32 machine=amd-zen3-2c",
+    ] {
+        let c = Claim::parse_text(text).unwrap();
+        assert_eq!(c.to_string(), text);
+    }
+    assert_eq!(
+        Claim::parse_text("r.less below 1 machines=every").unwrap(),
+        Claim::parse_text("r.less below 1").unwrap()
+    );
+    for bad in [
+        "r.less below 1 machines=some",
+        "r.less below 1 machine=",
+        "r.less below 1 machine=AMD",
+        "r.less below 1 machines=any machine=x",
+    ] {
+        assert!(Claim::parse_text(bad).is_err(), "{bad}");
+    }
+}
+
+/// The combination over machines: every (one contradiction breaks it, noise leaves it open),
+/// any (one support is enough), a named machine (only it decides).
+#[test]
+fn a_claim_is_decided_on_the_machines_it_speaks_for() {
+    let one = file();
+    let mut two = file();
+    two.machine.id = "other-2c".into();
+    let f = two.figures.get_mut("r.less").unwrap();
+    (f.value, f.low, f.high) = (1.2, 1.1, 1.3);
+    let files = [one.clone(), two.clone()];
+    let mark = |text: &str| {
+        Claim::parse_text(text)
+            .unwrap()
+            .check_machines(&one, &files)
+            .unwrap()
+            .mark
+    };
+    assert_eq!(mark("r.less below 1"), Mark::Contradicted);
+    assert_eq!(mark("r.less below 1 machines=any"), Mark::Holds);
+    assert_eq!(mark("r.less below 1 machine=other-2c"), Mark::Contradicted);
+    assert_eq!(mark("r.less below 1 machine=sample-2c-x"), Mark::Missing);
+    assert_eq!(mark("r.less above 1 machines=any"), Mark::Holds);
+    assert_eq!(mark("r.unfit < 1"), Mark::Open);
+    // Alone, the primary decides as `check_among` does.
+    let alone = Claim::parse_text("r.less below 1").unwrap();
+    assert_eq!(
+        alone
+            .check_machines(&one, std::slice::from_ref(&one))
+            .unwrap(),
+        alone.check_among(&one, std::slice::from_ref(&one)).unwrap()
+    );
+    assert_eq!(machines(&one, &files).len(), 2);
+}

@@ -22,9 +22,30 @@ pub struct Site {
 }
 
 impl Site {
-    /// The claim's check with `file` as the primary file: on it, or on the file of the claim's
-    /// runtime (`on=`) of the same machine among `files`.
+    /// The claim's check with `file` as the primary file, on every machine of `files` the claim
+    /// speaks for (`bench_data::claim::Claim::check_machines`): on each machine's file of the
+    /// primary's runtime, or of the claim's runtime (`on=`).
     pub fn check(&self, file: &RunFile, files: &[RunFile]) -> Check {
+        self.claim
+            .check_machines(file, files)
+            .unwrap_or_else(|e| Check {
+                mark: Mark::Contradicted,
+                shows: e,
+            })
+    }
+
+    /// The claim on `file`'s machine alone (or its `on=` runtime's file): one column of the
+    /// instructors' report, one column of `mdbook-lab marks`. A claim naming another machine
+    /// (`machine=ID`) is not this machine's to decide: [`Mark::Missing`].
+    pub fn check_on(&self, file: &RunFile, files: &[RunFile]) -> Check {
+        if let bench_data::claim::Scope::Machine(id) = &self.claim.scope
+            && *id != file.machine.id
+        {
+            return Check {
+                mark: Mark::Missing,
+                shows: lab_text::tf!("the sentence speaks for {} only", id),
+            };
+        }
         self.claim
             .check_among(file, files)
             .unwrap_or_else(|e| Check {
@@ -165,7 +186,7 @@ pub fn table(sites: &[Site], file: &RunFile, files: &[RunFile]) -> String {
     let (w1, w2) = (width(1), width(2));
     let mut out = format!(
         "claims of the book on {} (✓ holds, ⚠ contradicted, ? too noisy or not measured)\n",
-        file.machine.id
+        machine_ids(file, files)
     );
     for r in &rows {
         out.push_str(&format!(
@@ -190,7 +211,17 @@ pub fn table(sites: &[Site], file: &RunFile, files: &[RunFile]) -> String {
     out
 }
 
-/// What a strict build refuses: each contradicted claim, naming chapter, line and sentence.
+/// The machines the claims are checked on, primary first: `amd-zen3-2c, amd-zen5-2c`.
+pub fn machine_ids(file: &RunFile, files: &[RunFile]) -> String {
+    bench_data::claim::machines(file, files)
+        .iter()
+        .map(|f| f.machine.id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a strict build refuses: each claim contradicted on a machine it speaks for, naming
+/// chapter, line and sentence.
 pub fn contradicted(sites: &[Site], file: &RunFile, files: &[RunFile]) -> Vec<String> {
     sites
         .iter()
@@ -202,7 +233,7 @@ pub fn contradicted(sites: &[Site], file: &RunFile, files: &[RunFile]) -> Vec<St
                     site.place(),
                     site.sentence,
                     site.claim,
-                    file.machine.id,
+                    machine_ids(file, files),
                     check.shows
                 )
             })
@@ -272,7 +303,7 @@ pub fn marks(src: &std::path::Path, files: &[RunFile]) -> String {
     for site in &sites {
         let marks: Vec<Mark> = columns
             .iter()
-            .map(|(_, f)| site.check(f, files).mark)
+            .map(|(_, f)| site.check_on(f, files).mark)
             .collect();
         let line = format!(
             "{} {}\t{}\n",

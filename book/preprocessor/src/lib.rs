@@ -8,7 +8,7 @@
 //! | `{{#fig KEY on=RUNTIME}}` | the same from that machine's file of another runtime (`on=wasm32`) |
 //! | `{{#provenance}}` | once per page: the machine and run its Rust figures come from |
 //! | `{{#fig-table KEY …}}` | a table of those figures, one column per machine in `book/data/` |
-//! | `{{#claim KEY OP [VALUE]}}` | ✓ when the primary machine's data supports the sentence, ⚠ when it contradicts it, ? when too noisy; operators in `bench_data::claim` (`<` … `>=`, `==`, `below`, `above`, `includes`, `excludes`, `citable`, `not-citable`; KEY may be a pattern: every figure it names) |
+//! | `{{#claim KEY OP [VALUE]}}` | ✓ when the data of every machine at the current code supports the sentence, ⚠ when one contradicts it, ? when too noisy (`machines=any`: one machine suffices; `machine=ID`: that one decides); operators in `bench_data::claim` (`<` … `>=`, `==`, `below`, `above`, `includes`, `excludes`, `citable`, `not-citable`; KEY may be a pattern: every figure it names) |
 //! | `{{#verdict KEY [expect=…] [less=…] [more=…]}}` | a ratio's conclusion in words the data decides: "0.865× [0.864–0.871]: less time" or "no measurable difference" |
 //! | `{{#machine FACT}}` | a fact of the primary machine (`libc`, `cores`, `cpu`, `os`, `kernel`, `id`, `rustc`) |
 //! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
@@ -27,7 +27,7 @@
 //! A figure the noise gate rejected is rendered as "not citable", never as a fact.
 //! A normal build ends with the table of every claim (chapter, sentence, what the data shows);
 //! with `LAB_STRICT=1` (or `[preprocessor.lab] strict = true`, as `cargo xtask test` builds it) a
-//! contradicted claim fails the build, naming its chapter, line and sentence. `LAB_DATA_DIR` (or
+//! claim contradicted on any current machine it speaks for fails the build, naming its chapter, line and sentence. `LAB_DATA_DIR` (or
 //! `data-dir`) reads the data from elsewhere than `book/data`.
 //! Write `\{{#fig …}}` to show a directive literally.
 
@@ -124,7 +124,7 @@ impl Preprocessor for Lab {
                 bail!(
                     "strict build: {} sentence(s) of the book say what {} does not show\n  {}",
                     broken.len(),
-                    primary.machine.id,
+                    claims::machine_ids(primary, data.files()),
                     broken.join("\n  ")
                 );
             }

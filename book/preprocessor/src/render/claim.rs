@@ -1,4 +1,5 @@
-//! `{{#claim KEY OP [VALUE]}}`: a sentence's promise, checked against the primary machine's data.
+//! `{{#claim KEY OP [VALUE]}}`: a sentence's promise, checked against the data of every machine
+//! it speaks for (`machines=every`, the default; `machines=any`; `machine=ID`).
 //!
 //! A chapter says "the pool is cheaper than a fresh allocation" and backs it with
 //! `{{#claim rent_return.4096.pool_vs_fresh_vec below 1}}`. When the data supports it, a small ✓
@@ -22,7 +23,7 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
     let primary = data.primary()?;
     // A claim on another runtime (`on=wasm32`) that this machine did not measure stays open.
     let Some(file) = claim.file(primary, data.files()) else {
-        let check = claim.check_among(primary, data.files())?;
+        let check = claim.check_machines(primary, data.files())?;
         return Ok(mark(&claim, &check, data));
     };
     // A figure the deciding file lacks is a broken chapter, not an open question.
@@ -43,7 +44,8 @@ pub fn claim(words: &[&str], data: &Data) -> Result<String, String> {
     if let Some(bench_data::claim::Bound::Figure(other)) = &claim.bound {
         data.figure_in(file, other)?;
     }
-    let check = claim.check(file)?;
+    // Decided on every machine the sentence speaks for, not only on the primary.
+    let check = claim.check_machines(primary, data.files())?;
     Ok(mark(&claim, &check, data))
 }
 
@@ -85,12 +87,7 @@ fn figure_words(key: &str, file: &RunFile) -> Option<(String, String)> {
 /// return with clear ÷ without, 16 B (4.61×)"), without keys: the keys stay in the mark's
 /// `data-claim` for the instructors' page and the tests.
 pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
-    let verdict = match check.mark {
-        Mark::Holds => t!("Holds"),
-        Mark::Contradicted => t!("Does not hold"),
-        Mark::Open => t!("Cannot be checked (too noisy)"),
-        Mark::Missing => t!("Cannot be checked (not measured)"),
-    };
+    let verdict = verdict_word(check.mark);
     let keys = matching_keys(&claim.keys, file);
     let bound = match (&claim.op, &claim.bound) {
         (Op::Citable | Op::NotCitable | Op::Is(_), _) => relation(claim.op).to_string(),
@@ -134,6 +131,17 @@ pub fn words(claim: &Claim, check: &Check, file: &RunFile) -> String {
         file.label(),
         file.run.date.get(..10).unwrap_or(&file.run.date)
     )
+}
+
+/// A mark in words: "Holds", "Does not hold", …
+fn verdict_word(mark: Mark) -> String {
+    match mark {
+        Mark::Holds => t!("Holds"),
+        Mark::Contradicted => t!("Does not hold"),
+        Mark::Open => t!("Cannot be checked (too noisy)"),
+        Mark::Missing => t!("Cannot be checked (not measured)"),
+    }
+    .into_owned()
 }
 
 /// The ✓ / ⚠ / ? mark of a checked claim: a small button whose popover says in words what the
@@ -180,6 +188,13 @@ pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
             escape(&tf!("claim: {}", lab_text::tr::get_dynamic(note))),
         ),
         &shown,
-        &escape(&words(claim, check, file)),
+        &escape(
+            &if bench_data::claim::machines(file, data.files()).len() > 1 {
+                // Several machines decided it: what each one shows, by name.
+                format!("{}: {}", verdict_word(check.mark), check.shows)
+            } else {
+                words(claim, check, file)
+            },
+        ),
     )
 }

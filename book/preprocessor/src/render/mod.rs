@@ -186,17 +186,70 @@ fn across(key: &str, data: &Data) -> String {
 }
 
 fn cell(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
-    cell_with(key, f, file, data, false)
+    cell_with(key, f, file, data, Shown::Value)
+}
+
+/// What a figure's button shows.
+#[derive(Clone, Copy, PartialEq)]
+enum Shown {
+    /// Its value (a table's cell: one machine per column).
+    Value,
+    /// Its value, or "noisy here" when the gate keeps it back ([`cell_compact`]).
+    Compact,
+    /// In running prose: the range across the machines at the current code when more than one
+    /// measured it ([`machine_range`]), else its value.
+    Prose,
+}
+
+/// The range of `key` across the machines whose `file.run.runtime` file at the current code
+/// can print it (`1.56–1.65×`, as the articles give theirs across machines); `None` when fewer
+/// than two machines can say.
+fn machine_range(key: &str, file: &RunFile, data: &Data) -> Option<String> {
+    let values: Vec<&Figure> = bench_data::claim::machines(file, data.files())
+        .into_iter()
+        .filter_map(|m| m.figures.get(key))
+        .filter(|f| citable(f))
+        .collect();
+    if values.len() < 2 {
+        return None;
+    }
+    let (lo, hi) = values
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), f| {
+            (lo.min(f.value), hi.max(f.value))
+        });
+    let unit = values[0].unit;
+    let (lo, hi) = (format_value(unit, lo), format_value(unit, hi));
+    Some(lab_text::tr::localize_figure(&if lo == hi {
+        lo
+    } else {
+        // "1.56× – 1.65×" reads as "1.56–1.65×": the unit once, after the second number.
+        let (number, unit) = split_unit(&lo);
+        if split_unit(&hi).1 == unit {
+            format!("{number}–{hi}")
+        } else {
+            format!("{lo} – {hi}")
+        }
+    }))
+}
+
+/// A formatted value's number and unit (`"12.3 ns"` → `("12.3", " ns")`, `"1.56×"` →
+/// `("1.56", "×")`).
+fn split_unit(value: &str) -> (&str, &str) {
+    let at = value
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',' || c == '-'))
+        .unwrap_or(value.len());
+    value.split_at(at)
 }
 
 /// [`cell`] for a table with many rows of times: a figure the gate does not let the book print
 /// says only "noisy here" in its cell, and why in its popover (the gate's note, a sentence long,
 /// would make every such row a column of words).
 fn cell_compact(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
-    cell_with(key, f, file, data, true)
+    cell_with(key, f, file, data, Shown::Compact)
 }
 
-fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, compact: bool) -> String {
+fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, mode: Shown) -> String {
     let details = details(key, f, file, data);
     let attrs = format!(
         "class=\"lab-fig{}\" data-fig=\"{}\" data-machine=\"{}\"",
@@ -206,7 +259,10 @@ fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, compact: bool) 
     );
     if citable(f) {
         // The value as the page's language writes numbers (`lab_text::tr::localize_figure`).
-        let shown = lab_text::tr::localize_figure(&format_value(f.unit, f.value));
+        let shown = (mode == Shown::Prose)
+            .then(|| machine_range(key, file, data))
+            .flatten()
+            .unwrap_or_else(|| lab_text::tr::localize_figure(&format_value(f.unit, f.value)));
         popover(data, &attrs, &shown, &details)
     } else {
         data.warn(format!(
@@ -216,7 +272,7 @@ fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, compact: bool) 
             f.gate_note
         ));
         let note = bench_data::note_words(&f.gate_note);
-        let shown = if compact {
+        let shown = if mode == Shown::Compact {
             lab_text::t!("noisy here").into_owned()
         } else {
             lab_text::tf!("not citable on this machine ({})", escape(&note))
@@ -241,7 +297,7 @@ pub fn popover(data: &Data, attrs: &str, shown: &str, details: &str) -> String {
 fn fig(key: &str, data: &Data) -> Result<String, String> {
     let (file, f) = data.figure(key)?;
     // The machine and date are said once per page (`{{#provenance}}`) and in the popover.
-    Ok(cell(key, f, file, data))
+    Ok(cell_with(key, f, file, data, Shown::Prose))
 }
 
 /// `{{#fig KEY on=RUNTIME}}`: the figure of another runtime's file of the primary's machine
@@ -262,7 +318,7 @@ fn fig_on(key: &str, runtime: &str, data: &Data) -> Result<String, String> {
         ));
     }
     let (file, f) = data.figure_on(Some(runtime), key)?;
-    Ok(cell(key, f, file, data))
+    Ok(cell_with(key, f, file, data, Shown::Prose))
 }
 
 /// `{{#provenance}}`: once per page, the machine and run the page's Rust figures come from, so

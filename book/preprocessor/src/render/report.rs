@@ -34,7 +34,7 @@ pub fn claims_report(data: &Data) -> String {
             escape(&site.claim.to_string())
         ));
         for file in files {
-            let check = site.check(file, files);
+            let check = site.check_on(file, files);
             let class = match check.mark {
                 Mark::Holds => "lab-claim-ok",
                 Mark::Contradicted => "lab-claim-broken",

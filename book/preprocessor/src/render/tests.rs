@@ -359,7 +359,11 @@ fn the_instructors_report_lists_every_claim_on_every_machine() {
         broken[0].contains("c.md:3") && broken[0].contains("The pool is faster"),
         "{broken:?}"
     );
-    assert!(crate::claims::contradicted(&sites, &d.files()[0], d.files()).is_empty());
+    // m-one supports it, but m-two is a current machine too: the strict build names it from
+    // either primary (issue 41); with m-one's data alone it would pass.
+    let from_one = crate::claims::contradicted(&sites, &d.files()[0], d.files());
+    assert!(from_one[0].contains("m-two: 1.20×"), "{from_one:?}");
+    assert!(crate::claims::contradicted(&sites, &d.files()[0], &d.files()[..1]).is_empty());
 }
 
 #[test]
@@ -712,4 +716,64 @@ fn an_unknown_directive_fails_with_its_line() {
     );
     // mdBook's own and escaped ones are not ours to refuse.
     assert!(chapter("{{#include x.rs}} \\{{#instrs}}", &data()).is_ok());
+}
+
+/// Two CPUs at the current code (issue 41): a claim speaks for every machine unless it says
+/// otherwise, the strict build names a sentence one machine contradicts, and a figure in prose
+/// gives the range across the machines, as the articles give theirs.
+#[test]
+fn claims_hold_on_every_machine_and_prose_gives_the_range() {
+    let zen3 = format!(
+        r#""w.ratio":{},"w.ns":{}"#,
+        spread("ratio", 1.09, 1.07, 1.11, 0.01, "ratio_only"),
+        figure("nanoseconds", 12.0, 0.01, "absolute")
+    );
+    let zen5 = format!(
+        r#""w.ratio":{},"w.ns":{}"#,
+        spread("ratio", 0.97, 0.96, 0.98, 0.01, "ratio_only"),
+        figure("nanoseconds", 9.5, 0.01, "absolute")
+    );
+    let d = Data::from_files(vec![
+        file("amd-zen3-2c", "2026-12-04T10:00:00Z", &zen3),
+        file("amd-zen5-2c", "2026-12-02T10:00:00Z", &zen5),
+    ]);
+    // Holds on Zen 5, not on Zen 3 (the primary): not supported.
+    let every = chapter("{{#claim w.ratio < 1.05}}", &d).unwrap();
+    assert!(every.contains("data-holds=\"false\""), "{every}");
+    assert!(
+        every.contains("amd-zen3-2c: ") && every.contains("amd-zen5-2c: "),
+        "what each machine shows, by name: {every}"
+    );
+    let any = chapter("{{#claim w.ratio < 1.05 machines=any}}", &d).unwrap();
+    assert!(any.contains("data-holds=\"true\""), "{any}");
+    let named = chapter("{{#claim w.ratio < 1.05 machine=amd-zen5-2c}}", &d).unwrap();
+    assert!(named.contains("data-holds=\"true\""), "{named}");
+    let absent = chapter("{{#claim w.ratio < 1.05 machine=intel-x-2c}}", &d).unwrap();
+    assert!(
+        absent.contains("data-holds=\"false\"") && absent.contains('?'),
+        "{absent}"
+    );
+    // Contradicted on the other machine only: the strict build still names the sentence.
+    let sites = crate::claims::collect(
+        "why-pool.md",
+        "# P\n\nThe write stays within 5 % of its floor {{#claim w.ratio < 1.05}}.\n\
+         On Zen 5 it does {{#claim w.ratio < 1.05 machine=amd-zen5-2c}}.\n",
+    );
+    let broken = crate::claims::contradicted(&sites, &d.files()[0], d.files());
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].starts_with("why-pool.md:3: ") && broken[0].contains("amd-zen3-2c, amd-zen5-2c"),
+        "{}",
+        broken[0]
+    );
+    // The range in prose; one value per column in a table.
+    let prose = chapter("It takes {{#fig w.ns}}, {{#fig w.ratio}} of its floor.", &d).unwrap();
+    assert!(prose.contains(">9.50–12.0 ns</button>"), "{prose}");
+    assert!(prose.contains(">0.970–1.09×</button>"), "{prose}");
+    let table = chapter("{{#fig-table w.ns}}", &d).unwrap();
+    assert!(!table.contains("9.50–12.0"), "{table}");
+    // One machine: its value, as before.
+    let one = Data::from_files(vec![file("amd-zen3-2c", "2026-12-04T10:00:00Z", &zen3)]);
+    let prose = chapter("It takes {{#fig w.ns}}.", &one).unwrap();
+    assert!(prose.contains(">12.0 ns</button>"), "{prose}");
 }

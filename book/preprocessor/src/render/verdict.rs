@@ -33,7 +33,7 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
             );
             if let Some(w) = options.iter().find_map(|o| o.strip_prefix("expect=")) {
                 let claim = Direction::parse(w)?.claim(key).on(on);
-                let check = claim.check_among(primary, data.files())?;
+                let check = claim.check_machines(primary, data.files())?;
                 html.push_str(&claim::mark(&claim, &check, data));
             }
             return Ok(html);
@@ -83,7 +83,7 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
     }
     if let Some(expect) = expect {
         let claim = expect.claim(key).on(on);
-        let check = claim.check(file)?;
+        let check = claim.check_machines(data.primary()?, data.files())?;
         html.push_str(&claim::mark(&claim, &check, data));
     }
     Ok(html)
