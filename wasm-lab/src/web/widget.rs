@@ -230,8 +230,15 @@ fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
             st.inputs.set(&step_key(&slot), "0");
             drop(st);
             draw(s, root, true)?;
-            // The reader goes on with the steps: focus the story, not a vanished button.
-            focus(root, &f!("[data-slot=\"{slot}\"] .lab-stepper"));
+            // The reader goes on with the steps: focus the story, not a vanished button; in a
+            // slot without a story, the verdict's button, or the question asked again.
+            let first = [".lab-stepper", ".lab-verdict button", ".lab-predict input"]
+                .iter()
+                .map(|sel| f!("[data-slot=\"{slot}\"] {sel}"))
+                .find(|sel| root.query_selector(sel).ok().flatten().is_some());
+            if let Some(sel) = first {
+                focus(root, &sel);
+            }
             Ok(())
         }
         Some("repredict") => {
