@@ -251,7 +251,7 @@ fn table(t: &Table) -> String {
     f!(
         "<div class=\"lab-scroll\"><table class=\"lab-table{}\"><thead><tr>{head}</tr></thead><tbody data-testid=\"{}\">{rows}</tbody></table></div>",
         // Wide tables stack their rows on a narrow screen, each cell under its heading.
-        if t.head.len() > 4 { " lab-stack" } else { "" },
+        if t.head.len() > 3 { " lab-stack" } else { "" },
         t.id
     )
 }

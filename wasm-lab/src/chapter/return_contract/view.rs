@@ -293,13 +293,10 @@ fn uar(inputs: &Inputs, env: &Env, checked: bool) -> Result<Vec<Part>, String> {
             stale
         ),
         choices: vec![
-            (
-                "fresh".to_string(),
-                tf!("{}: `fresh` keeps its own value", fresh),
-            ),
+            ("fresh".to_string(), tf!("{}, its own write", fresh)),
             (
                 "stale".to_string(),
-                tf!("{}: the stale write lands in `fresh`", stale),
+                tf!("{}, the write through `stale`", stale),
             ),
         ],
         solution,
