@@ -245,6 +245,22 @@ async fn asks(w: &WebElement, s: &Slot) -> Result<()> {
     Ok(())
 }
 
+/// A prediction as the question offers it: a choice's label, or the number grouped.
+async fn offered(w: &WebElement, s: &Slot, value: &str) -> Result<String> {
+    let choice = format!("{}-{value}", s.id);
+    if absent(w, &choice).await? {
+        return Ok(e2e::number(value).map_or(value.to_string(), lab_text::group_digits));
+    }
+    let label = Browser::find(w, &choice).await?.find(By::XPath("..")).await?;
+    // One line as the verdict writes it (a narrow window may wrap a long label).
+    Ok(label
+        .text()
+        .await?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
 /// The verdict: held or not, and what the reader predicted, repeated.
 async fn verdict(w: &WebElement, s: &Slot, held: bool, said: &str) -> Result<String> {
     let v = Browser::find(w, s.verdict).await?;
@@ -257,10 +273,9 @@ async fn verdict(w: &WebElement, s: &Slot, held: bool, said: &str) -> Result<Str
         v.text().await?
     );
     let repeated = Browser::text(w, &format!("{}-said", s.verdict)).await?;
-    let want = e2e::number(said).map_or(said.to_string(), lab_text::group_digits);
     ensure!(
-        repeated.contains(&want),
-        "{}: the verdict repeats {repeated:?}, not {want:?}",
+        repeated.contains(said),
+        "{}: the verdict repeats {repeated:?}, not {said:?}",
         s.page
     );
     ensure!(
@@ -296,8 +311,9 @@ async fn every_slot_asks_first_then_grades_a_wrong_and_a_right_prediction() -> R
         );
         asks(&w, s).await?;
         // Wrong again: graded, the prediction repeated, the misconception named.
+        let said = offered(&w, s, &wrong).await?;
         predict(&w, s.id, &wrong).await?;
-        let text = verdict(&w, s, false, &wrong).await?;
+        let text = verdict(&w, s, false, &said).await?;
         ensure!(text.contains("did not hold"), "{}: {text}", s.page);
         if mistake {
             ensure!(text.contains("common mistake"), "{}: {text}", s.page);
@@ -305,8 +321,9 @@ async fn every_slot_asks_first_then_grades_a_wrong_and_a_right_prediction() -> R
         // Predict again, and the lab's answer holds.
         click(&Browser::find(&w, &format!("{}-again", s.verdict)).await?).await?;
         asks(&w, s).await?;
+        let said = offered(&w, s, &right).await?;
         predict(&w, s.id, &right).await?;
-        let text = verdict(&w, s, true, &right).await?;
+        let text = verdict(&w, s, true, &said).await?;
         ensure!(text.contains("held"), "{}: {text}", s.page);
         eprintln!(
             "{} {}: asked first; {wrong} did not hold, {right} held",
