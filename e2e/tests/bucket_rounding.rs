@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, ensure};
-use common::{explains, fresh_rng};
+use common::{absent, explains, fresh_rng, reveal};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::calc::calculate;
@@ -22,13 +22,16 @@ fn sizes() -> Vec<u64> {
 #[tokio::test]
 async fn calculator_computes_with_the_lab() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "bucket-rounding").await?;
-    // The chapter starts the calculator at 100.
+    // The chapter starts the calculator at 100, and asks before it answers.
+    ensure!(absent(&w, "calc-length").await? && !absent(&w, "calc-predict").await?);
+    reveal(&w, "calc-predict", &calculate(100).length.to_string()).await?;
     ensure!(Browser::text(&w, "calc-index").await? == "3");
     ensure!(Browser::text(&w, "calc-length").await? == "128");
     ensure!(Browser::text(&w, "calc-wasted").await? == "28");
     for n in sizes() {
         Browser::type_into(&w, "calc-input", &n.to_string()).await?;
         let want = calculate(n);
+        reveal(&w, "calc-predict", &want.length.to_string()).await?;
         let index = Browser::text(&w, "calc-index").await?;
         let length = number(&Browser::text(&w, "calc-length").await?);
         let wasted = number(&Browser::text(&w, "calc-wasted").await?);
@@ -74,6 +77,12 @@ async fn calculator_explains_bad_input() -> Result<()> {
     );
     // Over the largest bucket is not an error: it is explained.
     Browser::type_into(&w, "calc-input", "1073741825").await?;
+    reveal(
+        &w,
+        "calc-predict",
+        &calculate(1_073_741_825).length.to_string(),
+    )
+    .await?;
     ensure!(Browser::text(&w, "calc-index").await? == "none (not pooled)");
     common::text_says(&w, "calc-why", "over the largest bucket").await?;
     b.finish().await
@@ -98,6 +107,7 @@ async fn cited_figures_come_from_the_data() -> Result<()> {
 async fn print_page_loads_the_lab_too() -> Result<()> {
     let (b, w) = common::shared_widget("print.html", "bucket-rounding").await?;
     Browser::type_into(&w, "calc-input", "129").await?;
+    reveal(&w, "calc-predict", &calculate(129).length.to_string()).await?;
     ensure!(Browser::text(&w, "calc-length").await? == "256");
     b.finish().await
 }
@@ -118,10 +128,17 @@ async fn the_slider_sets_the_request() -> Result<()> {
         "the slider's end set {:?}",
         field.prop("value").await?
     );
+    reveal(&w, "calc-predict", &max.to_string()).await?;
     ensure!(number(&Browser::text(&w, "calc-length").await?) == Some(max));
+    // The question's choices took the focus: back to the slider.
+    let slider = Browser::find(&w, "calc-input-slider").await?;
+    slider.scroll_into_view().await?;
+    slider.click().await?;
     slider.send_keys(Key::Home).await?;
+    reveal(&w, "calc-predict", &calculate(1).length.to_string()).await?;
     ensure!(Browser::text(&w, "calc-length").await? == "16");
     Browser::type_into(&w, "calc-input", "4096").await?;
+    let slider = Browser::find(&w, "calc-input-slider").await?;
     let at = slider.prop("value").await?.unwrap_or_default();
     let want = wasm_lab::view::Slider {
         min: 1,

@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Result, ensure};
-use common::{explains, fresh_rng, no_error, num, shows_step, step_at};
+use common::{absent, explains, fresh_rng, no_error, num, reveal, shows_step, step_at};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::chapter::capacity::scenario::{Setup, run_rounds};
@@ -14,16 +14,24 @@ const PAGE: &str = "capacity.html";
 #[tokio::test]
 async fn rounds_widget_runs_the_real_pool() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "capacity").await?;
-    // The chapter starts on the Thai article's machine: 8 × 32, 258 buffers of 128 bytes.
-    ensure!(Browser::text(&w, "cap-capacity").await? == "257");
-    ensure!(Browser::text(&w, "cap-r2-new").await? == "1");
+    // The chapter asks first (the +1 thread slot is the reader's to find); the Thai article's
+    // machine, 8 × 32 with 258 buffers of 128 bytes, is the reader's to type.
+    ensure!(absent(&w, "cap-capacity").await? && !absent(&w, "cap-predict").await?);
     let mut rng = fresh_rng("capacity setups");
-    let mut setups = vec![Setup {
-        partitions: 2,
-        arrays_per_partition: 32,
-        held: 128,
-        size: 128,
-    }];
+    let mut setups = vec![
+        Setup {
+            partitions: 8,
+            arrays_per_partition: 32,
+            held: 258,
+            size: 128,
+        },
+        Setup {
+            partitions: 2,
+            arrays_per_partition: 32,
+            held: 128,
+            size: 128,
+        },
+    ];
     for _ in 0..3 {
         let p = 1 + rng.below(8);
         let m = 1 + rng.below(40);
@@ -45,6 +53,12 @@ async fn rounds_widget_runs_the_real_pool() -> Result<()> {
         }
         let want = run_rounds(s, 3).map_err(anyhow::Error::msg)?;
         no_error(&w, "cap-error").await?;
+        reveal(
+            &w,
+            "cap-predict",
+            &want.rounds[1].allocated_bytes.to_string(),
+        )
+        .await?;
         ensure!(
             num(&Browser::text(&w, "cap-capacity").await?)? == want.capacity,
             "{s:?}"
@@ -65,11 +79,16 @@ async fn rounds_widget_runs_the_real_pool() -> Result<()> {
             ensure!(kept == r.kept_after_return, "{s:?} round {n}: kept {kept}");
         }
     }
-    // Create()'s ceiling, both sides.
+    // Create()'s ceiling, both sides (K = 2 fits, so nothing is new from the second round on,
+    // unless the size is not pooled at all).
+    Browser::type_into(&w, "cap-p", "2").await?;
+    Browser::type_into(&w, "cap-m", "8").await?;
     Browser::type_into(&w, "cap-k", "2").await?;
     Browser::type_into(&w, "cap-size", "1048576").await?;
+    reveal(&w, "cap-predict", "0").await?;
     ensure!(Browser::text(&w, "cap-create").await?.starts_with("yes"));
     Browser::type_into(&w, "cap-size", "1048577").await?;
+    reveal(&w, "cap-predict", "0").await?;
     ensure!(Browser::text(&w, "cap-create").await?.starts_with("no"));
     ensure!(Browser::text(&w, "cap-length").await? == "2,097,152");
     for (id, typed, says) in [
@@ -86,6 +105,22 @@ async fn rounds_widget_runs_the_real_pool() -> Result<()> {
     }
     Browser::type_into(&w, "cap-k", "20").await?;
     no_error(&w, "cap-error").await?;
+    let want = run_rounds(
+        Setup {
+            partitions: 2,
+            arrays_per_partition: 8,
+            held: 20,
+            size: 1_048_577,
+        },
+        2,
+    )
+    .map_err(anyhow::Error::msg)?;
+    reveal(
+        &w,
+        "cap-predict",
+        &want.rounds[1].allocated_bytes.to_string(),
+    )
+    .await?;
     ensure!(Browser::text(&w, "cap-capacity").await? == "17");
     b.finish().await
 }
@@ -109,6 +144,12 @@ async fn rounds_step_through_fill_spill_and_trim() -> Result<()> {
         .iter()
         .map(|st| st.pool.as_ref().map(|p| p.signature()).unwrap_or_default())
         .collect();
+    reveal(
+        &w,
+        "cap-predict",
+        &run.rounds[1].allocated_bytes.to_string(),
+    )
+    .await?;
     // The widget opens after round 1's return (the pool full, the spill dropped).
     let n = want.len();
     ensure!(step_at(&w, "cap-steps").await? == 1);

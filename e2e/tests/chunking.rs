@@ -5,12 +5,20 @@ mod common;
 use anyhow::{Result, ensure};
 use bufpool::chunk::dotnet::dotnet_array_bytes;
 use bufpool::chunk::{SourceKind, Strategy, predict_blocks};
-use common::{choose, error_says, explains, fresh_rng, no_error, num};
+use common::{absent, choose, error_says, explains, fresh_rng, no_error, num, reveal};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::chapter::chunking::scenario::pooled_first_bytes;
 
 const PAGE: &str = "chunking.html";
+
+/// The first chunk's blocks by the chunker's formulas: the widget's question's answer.
+fn blocks(strategy: Strategy, kind: SourceKind, len: usize, size: usize) -> String {
+    predict_blocks(strategy, kind, len, size, 4, 0)
+        .unwrap()
+        .len()
+        .to_string()
+}
 
 fn bytes(strategy: Strategy, kind: SourceKind, len: usize, size: usize, index: usize) -> u64 {
     predict_blocks(strategy, kind, len, size, 4, index)
@@ -23,6 +31,15 @@ fn bytes(strategy: Strategy, kind: SourceKind, len: usize, size: usize, index: u
 #[tokio::test]
 async fn blocks_table_is_measured_live() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "chunking").await?;
+    // The table waits for the reader's count; the chapter's 20,000 is the reader's to type.
+    ensure!(absent(&w, "chunk-rows").await? && !absent(&w, "chunk-predict").await?);
+    Browser::type_into(&w, "chunk-size", "20000").await?;
+    reveal(
+        &w,
+        "chunk-predict",
+        &blocks(Strategy::DotnetChunk, SourceKind::Vec, 100_000, 20_000),
+    )
+    .await?;
     ensure!(Browser::text(&w, "chunk-first").await? == "14, 211,056");
     ensure!(Browser::text(&w, "chunk-dotnet").await? == "211,504, 80,024");
     let mut rng = fresh_rng("chunk sizes");
@@ -48,6 +65,12 @@ async fn blocks_table_is_measured_live() -> Result<()> {
             _ => SourceKind::Yielded,
         };
         let (l, s) = (len as usize, size as usize);
+        reveal(
+            &w,
+            "chunk-predict",
+            &blocks(Strategy::DotnetChunk, kind, l, s),
+        )
+        .await?;
         for strategy in [
             Strategy::DotnetChunk,
             Strategy::DotnetEnumerablePath,
@@ -90,6 +113,8 @@ async fn blocks_table_is_measured_live() -> Result<()> {
     Browser::type_into(&w, "chunk-len", "100000").await?;
     Browser::type_into(&w, "chunk-size", "20000").await?;
     choose(&w, "chunk-strategy", "pooled").await?;
+    // The pooled strategy's first chunk: one bucket-length buffer.
+    reveal(&w, "chunk-predict", "1").await?;
     let row = w.find(By::Css("[data-testid=\"row-pooled\"]")).await?;
     let first = num(&Browser::text(&row, "first-bytes").await?)?;
     ensure!(

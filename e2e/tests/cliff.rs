@@ -3,7 +3,7 @@
 mod common;
 
 use anyhow::{Result, ensure};
-use common::{choose, explains, fresh_rng, no_error, num};
+use common::{absent, choose, explains, fresh_rng, no_error, num, reveal};
 use e2e::Browser;
 use lab_text::group_digits;
 use wasm_lab::chapter::cliff::scenario::{Elem, cliff};
@@ -13,6 +13,16 @@ const PAGE: &str = "cliff.html";
 #[tokio::test]
 async fn cliff_widget_matches_the_lab() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "cliff").await?;
+    // Nothing shows before the reader predicts; 81,920 is the reader's to type.
+    ensure!(absent(&w, "cliff-pool-loh").await? && !absent(&w, "cliff-predict").await?);
+    Browser::enter_into(&w, "cliff-input", "81920").await?;
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    reveal(
+        &w,
+        "cliff-predict",
+        yes(cliff(81_920, Elem::Byte).pool_in_loh),
+    )
+    .await?;
     ensure!(Browser::text(&w, "cliff-pool-bucket").await? == "13, 131,072");
     ensure!(
         Browser::text(&w, "cliff-pool-loh")
@@ -37,7 +47,7 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
         Browser::enter_into(&w, "cliff-input", &n.to_string()).await?;
         let c = cliff(n, elem);
         no_error(&w, "cliff-error").await?;
-        let yes = |b: bool| if b { "yes" } else { "no" };
+        reveal(&w, "cliff-predict", yes(c.pool_in_loh)).await?;
         ensure!(num(&Browser::text(&w, "cliff-dotnet-bytes").await?)? == c.dotnet_bytes);
         ensure!(
             Browser::text(&w, "cliff-dotnet-loh").await? == yes(c.dotnet_new_in_loh),
@@ -70,6 +80,12 @@ async fn cliff_widget_matches_the_lab() -> Result<()> {
     }
     Browser::enter_into(&w, "cliff-input", "2,000,000,000").await?;
     no_error(&w, "cliff-error").await?;
+    reveal(
+        &w,
+        "cliff-predict",
+        yes(cliff(2_000_000_000, Elem::Byte).pool_in_loh),
+    )
+    .await?;
     ensure!(
         Browser::text(&w, "cliff-wasm")
             .await?
@@ -86,6 +102,12 @@ async fn drawing_shows_the_borders_the_request_meets() -> Result<()> {
     let (b, w) = common::shared_widget(PAGE, "cliff").await?;
     for (n, raised) in [(200_000, true), (1_000, false), (40_000_000, false)] {
         Browser::enter_into(&w, "cliff-input", &n.to_string()).await?;
+        let loh = if cliff(n, Elem::Byte).pool_in_loh {
+            "yes"
+        } else {
+            "no"
+        };
+        common::reveal(&w, "cliff-predict", loh).await?;
         let d = Browser::find(&w, "cliff-drawing").await?;
         let marks = d
             .find_all(By::Css("[data-testid=\"cliff-draw-raised\"]"))

@@ -6,6 +6,8 @@
 //! mdBook's own buttons, the charts' axes and the instructors' claims report read in the page's
 //! language.
 
+mod common;
+
 use anyhow::{Result, ensure};
 use e2e::Browser;
 use e2e::reader::{click, give, page_data, replay};
@@ -198,6 +200,8 @@ async fn a_russian_page_groups_numbers_the_russian_way() -> Result<()> {
     b.open("ru/bucket-rounding.html").await?;
     let widget = b.by_testid("widget-bucket-rounding").await?;
     Browser::enter_into(&widget, "calc-input", "1048577").await?;
+    let length = wasm_lab::calc::calculate(1_048_577).length.to_string();
+    common::reveal(&widget, "calc-predict", &length).await?;
     // textContent, not WebDriver's text, which turns no-break spaces into spaces.
     let length: String = Browser::find(&widget, "calc-length")
         .await?
@@ -212,11 +216,117 @@ async fn a_russian_page_groups_numbers_the_russian_way() -> Result<()> {
     b.open("bucket-rounding.html").await?;
     let widget = b.by_testid("widget-bucket-rounding").await?;
     Browser::enter_into(&widget, "calc-input", "1048577").await?;
+    common::reveal(&widget, "calc-predict", &length).await?;
     let length = Browser::text(&widget, "calc-length").await?;
     ensure!(
         length == "2,097,152",
         "en: the buffer length reads {length:?}"
     );
+    Ok(())
+}
+
+/// Every result slot that answers the page's question (issue 37): its page, widget, question
+/// and an element of its outcome.
+const ASKING_SLOTS: [(&str, &str, &str, &str); 12] = [
+    (
+        "introduction.html",
+        "bucket-rounding",
+        "calc-predict",
+        "calc-length",
+    ),
+    (
+        "why-pool.html",
+        "why-pool",
+        "why-predict",
+        "why-pool-buffers",
+    ),
+    (
+        "bucket-rounding.html",
+        "bucket-rounding",
+        "calc-predict",
+        "calc-length",
+    ),
+    (
+        "stale-data.html",
+        "stale-data",
+        "stale-predict",
+        "stale-steps",
+    ),
+    (
+        "return-contract.html",
+        "return-contract",
+        "dr-predict",
+        "dr-same",
+    ),
+    (
+        "return-contract.html",
+        "return-contract",
+        "uar-predict",
+        "uar-reads",
+    ),
+    (
+        "return-contract.html",
+        "return-contract",
+        "fr-predict",
+        "fr-return",
+    ),
+    (
+        "return-contract.html",
+        "return-contract",
+        "mf-predict",
+        "mf-without",
+    ),
+    ("capacity.html", "capacity", "cap-predict", "cap-rounds"),
+    ("cliff.html", "cliff", "cliff-predict", "cliff-pool-loh"),
+    ("chunking.html", "chunking", "chunk-predict", "chunk-blocks"),
+    (
+        "size-specialized.html",
+        "size-specialized",
+        "spec-predict",
+        "spec-buckets",
+    ),
+];
+
+/// In Russian and Thai too, every slot that answers the page's question asks for a prediction
+/// first and shows nothing of its outcome on load; the calculator's, committed, is graded in
+/// the page's language.
+#[tokio::test]
+async fn every_asking_slot_shows_no_outcome_on_first_load() -> Result<()> {
+    let b = e2e::session().await?;
+    for lang in LANGUAGES {
+        for (page, widget, question, outcome) in ASKING_SLOTS {
+            let path = format!("{lang}/{page}");
+            b.open(&path).await?;
+            let w = b.by_testid(&format!("widget-{widget}")).await?;
+            let q = Browser::find(&w, question).await?;
+            ensure!(q.is_displayed().await?, "{path}: {question} not shown");
+            ensure!(
+                common::absent(&w, outcome).await?,
+                "{path}: {outcome} shows before a prediction"
+            );
+            let asked = q.text().await?;
+            ensure!(
+                !asked.contains("Predict first") && !asked.contains("Run it"),
+                "{path}: {question} in English: {asked:?}"
+            );
+        }
+        b.open(&format!("{lang}/bucket-rounding.html")).await?;
+        let w = b.by_testid("widget-bucket-rounding").await?;
+        let length = wasm_lab::calc::calculate(100).length.to_string();
+        common::predict(&w, "calc-predict", &length).await?;
+        let verdict = Browser::find(&w, "calc-verdict").await?;
+        ensure!(
+            verdict.attr("data-held").await?.as_deref() == Some("true"),
+            "{lang}: the lab's own length did not hold"
+        );
+        let said = verdict.text().await?;
+        ensure!(!said.contains("Your prediction"), "{lang}: {said:?}");
+        ensure!(
+            !common::absent(&w, "calc-length").await?,
+            "{lang}: no outcome"
+        );
+        b.assert_no_errors().await?;
+    }
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 mod common;
 
 use anyhow::{Context, Result, ensure};
-use common::{absent, drawn_pool, error_says, no_error, predict, shows_step};
+use common::{absent, drawn_pool, error_says, no_error, predict, reveal, shows_step};
 use e2e::thirtyfour::prelude::*;
 use e2e::{Browser, number};
 use wasm_lab::chapter::return_contract::scenario::{
@@ -46,9 +46,13 @@ async fn check_all(
         Some(e) => ensure!(without_ids(&second).contains(&without_ids(e)), "{second:?}"),
     }
     let uar = use_after_return(fresh, stale, checked)?;
+    // Each misuse asks first; the lab's own answer reveals it.
+    let landed = uar.same_buffer && uar.stale_write.is_none();
+    reveal(w, "uar-predict", if landed { "stale" } else { "fresh" }).await?;
     ensure!(Browser::text(w, "uar-same").await? == yes_no(uar.same_buffer));
     ensure!(number(&Browser::text(w, "uar-reads").await?) == Some(uar.fresh_reads.into()));
     let fr = foreign_return(length, mine, checked)?;
+    reveal(w, "fr-predict", yes_no(fr.refused.is_none())).await?;
     let shown = Browser::text(w, "fr-return").await?;
     match &fr.refused {
         None => ensure!(shown == "accepted, no error", "{shown:?}"),
@@ -60,6 +64,7 @@ async fn check_all(
     }
     let with = forgotten_return(rounds, true)?;
     let without = forgotten_return(rounds, false)?;
+    reveal(w, "mf-predict", &without.new_buffers.to_string()).await?;
     ensure!(number(&Browser::text(w, "mf-stock").await?) == Some(with.stock as u64));
     ensure!(number(&Browser::text(w, "mf-with").await?) == Some(with.new_buffers));
     ensure!(number(&Browser::text(w, "mf-without").await?) == Some(without.new_buffers));

@@ -190,3 +190,47 @@ fn chunking_widget_and_quiz_agree_on_the_dotnet_paths() {
         );
     }
 }
+
+/// Issue 37: chunking's table waits for the reader's count of the first chunk's blocks.
+#[test]
+fn chunking_asks_for_the_first_chunks_blocks_first() {
+    let w = view::widget("chunking").unwrap();
+    let live = Env {
+        live: true,
+        wasm_pages: None,
+    };
+    let mut inputs = Inputs::from_form(&(w.form)(""));
+    let html = view::html::slot(&(w.view)(&inputs, &live).slots[0]);
+    assert!(
+        html.contains("chunk-predict") && !html.contains("chunk-rows"),
+        "{html}"
+    );
+    // At build time the table follows the question, behind a disclosure.
+    let built = view_of("chunking", &[]);
+    let html = view::html::slot(&built.slots[0]);
+    assert!(
+        html.find("chunk-predict") < html.find("<details") && html.contains("chunk-rows"),
+        "{html}"
+    );
+    let blocks: String = built
+        .value("chunk-blocks")
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    // A bare value in the link is a final prediction: graded at once.
+    inputs.set("chunk-predict", blocks.as_str());
+    let v = (w.view)(&inputs, &live);
+    let html = view::html::slot(&v.slots[0]);
+    assert!(
+        html.contains("data-held=\"true\"") && html.contains("chunk-rows"),
+        "{html}"
+    );
+    // One block, the array path's count, is the quiz's first mistake for this source.
+    inputs.set("chunk-predict", "1");
+    let text = (w.view)(&inputs, &live).text();
+    assert!(
+        text.contains("did not hold") && text.contains("array path"),
+        "{text}"
+    );
+}

@@ -213,3 +213,17 @@ pub async fn screenshot(el: &WebElement, name: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// Commits `right`, the lab's own answer, when the slot's question `id` is asked, so a test that
+/// explores a widget reads its outcome (the gate itself is checked in `predict_first.rs`).
+/// A changed input whose answer stays the same keeps the earlier prediction: nothing is asked.
+pub async fn reveal(root: &WebElement, id: &str, right: &str) -> Result<()> {
+    if !absent(root, id).await? {
+        predict(root, id, right).await?;
+        ensure!(
+            absent(root, id).await?,
+            "{id}: still asked after the lab's own answer {right}"
+        );
+    }
+    Ok(())
+}

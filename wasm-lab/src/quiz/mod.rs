@@ -295,6 +295,20 @@ impl Solution {
         }
     }
 
+    /// Whether `answer` is this answer (numbers read as the reader types them: `2,048`).
+    pub fn is_answer(&self, answer: &str) -> bool {
+        let given = self.normalize(answer);
+        given.is_some() && given == self.normalize(&self.answer)
+    }
+
+    /// The known mistake `answer` is, if it is one.
+    pub fn mistake_for(&self, answer: &str) -> Option<&Mistake> {
+        let given = self.normalize(answer)?;
+        self.mistakes
+            .iter()
+            .find(|m| self.normalize(&m.answer).as_ref() == Some(&given))
+    }
+
     /// The hint a wrong answer gets: its mistake's own, or the general one.
     pub fn hint_for(&self, answer: &str) -> &str {
         let given = self.normalize(answer);

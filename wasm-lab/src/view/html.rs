@@ -200,8 +200,11 @@ fn part(slot: &str, p: &Part) -> String {
         Part::Predict(p) => predict(slot, p),
         Part::Verdict(v) => verdict(slot, v),
         Part::Drawing(d) => super::drawing::svg(d),
+        // Closed, so the page without scripts keeps the live page's order: the question first,
+        // the outcome when the reader asks for it.
         Part::NoScript(parts) => f!(
-            "<div class=\"lab-unscripted\">{}</div>",
+            "<details class=\"lab-unscripted\" data-testid=\"{slot}-outcome\"><summary>{}</summary>{}</details>",
+            escape(&t!("Show the outcome")),
             parts.iter().map(|p| part(slot, p)).collect::<String>()
         ),
     }
@@ -226,20 +229,29 @@ fn table(t: &Table) -> String {
             rows.push_str(" class=\"lab-selected\"");
         }
         rows.push('>');
-        for c in &r.cells {
+        for (i, c) in r.cells.iter().enumerate() {
+            // Its column's heading, which a narrow screen shows beside the cell when the rows
+            // are stacked (lab-screens.css).
+            let label = t
+                .head
+                .get(i)
+                .map_or(String::new(), |h| tr(h).replace('`', ""));
+            let label = f!(" data-label=\"{}\"", escape(&label));
             match &c.id {
                 Some(id) => rows.push_str(&f!(
-                    "<td data-testid=\"{}\">{}</td>",
+                    "<td data-testid=\"{}\"{label}>{}</td>",
                     escape(id),
                     escape(&c.text)
                 )),
-                None => rows.push_str(&f!("<td>{}</td>", escape(&c.text))),
+                None => rows.push_str(&f!("<td{label}>{}</td>", escape(&c.text))),
             }
         }
         rows.push_str("</tr>");
     }
     f!(
-        "<div class=\"lab-scroll\"><table class=\"lab-table\"><thead><tr>{head}</tr></thead><tbody data-testid=\"{}\">{rows}</tbody></table></div>",
+        "<div class=\"lab-scroll\"><table class=\"lab-table{}\"><thead><tr>{head}</tr></thead><tbody data-testid=\"{}\">{rows}</tbody></table></div>",
+        // Wide tables stack their rows on a narrow screen, each cell under its heading.
+        if t.head.len() > 3 { " lab-stack" } else { "" },
         t.id
     )
 }
@@ -422,11 +434,13 @@ fn predict(slot: &str, p: &Predict) -> String {
 
 fn verdict(slot: &str, v: &Verdict) -> String {
     f!(
-        "<p class=\"lab-verdict {}\" data-testid=\"{}\" data-held=\"{}\">{} \
+        "<p class=\"lab-verdict {}\" data-testid=\"{}\" data-held=\"{}\"><span class=\"lab-said\" data-testid=\"{}-said\">{}</span> {} \
          <button type=\"button\" data-action=\"repredict\" data-for=\"{slot}\" data-testid=\"{}-again\">{}</button></p>",
         if v.held { "lab-ok" } else { "lab-bad" },
         v.id,
         v.held,
+        v.id,
+        inline(&tf!("You predicted: {}.", v.said)),
         inline(&v.text),
         v.id,
         escape(&t!("Predict again"))

@@ -16,7 +16,8 @@
 //! assert!(view::html::slot(&v.slots[0]).contains(">128<"));
 //! ```
 
-use lab_text::{f, t, tf};
+use crate::quiz::Solution;
+use lab_text::{f, group_digits, t, tf};
 
 pub mod drawing;
 pub mod html;
@@ -554,6 +555,8 @@ pub struct Predict {
 pub struct Verdict {
     pub id: &'static str,
     pub held: bool,
+    /// What the reader predicted, as the question offered it (a choice's label, a number).
+    pub said: String,
     pub text: String,
 }
 
@@ -655,6 +658,14 @@ pub fn fingerprint(s: &str) -> String {
 }
 
 impl Gate {
+    /// A try as the question offered it: the choice's label, or the number grouped.
+    fn said(&self, try_: &str) -> String {
+        match self.choices.iter().find(|(v, _)| v == try_) {
+            Some((_, label)) => label.clone(),
+            None => crate::input::parse_number(try_).map_or(try_.to_string(), group_digits),
+        }
+    }
+
     /// Reads the stored prediction and decides what the slot shows. `grade` reads one try (an
     /// unreadable one is a message, not a try).
     pub fn decide(self, inputs: &Inputs, grade: impl Fn(&str) -> Result<Graded, String>) -> Gated {
@@ -676,10 +687,12 @@ impl Gate {
         });
         let mut kept = Vec::new();
         let mut last = None;
+        let mut said = String::new();
         for t in &tries {
             match grade(t.trim()) {
                 Ok(g) => {
                     kept.push(*t);
+                    said = self.said(t.trim());
                     last = Some(g);
                 }
                 Err(e) => {
@@ -694,6 +707,7 @@ impl Gate {
                 return Gated::Told(Verdict {
                     id: self.verdict,
                     held: g.held,
+                    said,
                     text: g.verdict,
                 });
             }
@@ -721,6 +735,110 @@ impl Gate {
             }),
             announce,
         )
+    }
+}
+
+/// A result slot whose outcome waits for the reader's prediction, graded by the same
+/// [`Solution`] the chapter's quiz grades with: a wrong prediction is told which of the quiz's
+/// mistakes it matches, in the quiz's words, so the widget and the quiz name a misconception
+/// once.
+pub struct Hold {
+    pub slot: &'static str,
+    /// The `data-testid` of the question.
+    pub id: &'static str,
+    /// The `data-testid` of the verdict.
+    pub verdict: &'static str,
+    pub question: String,
+    /// `(value, label)`, each label one of the solution's answers (its answer or a mistake's);
+    /// empty when the prediction is a typed number.
+    pub choices: Vec<(String, String)>,
+    pub solution: Solution,
+    /// What the lab found, as a clause ("a request of 3,000 bytes gets a 4,096-byte buffer").
+    pub found: String,
+}
+
+impl Hold {
+    /// The question alone (and, for readers without scripts, the outcome behind a disclosure),
+    /// or the verdict followed by the outcome. A prediction belongs to the answer, not to the
+    /// inputs: an edit that leaves the answer as it was keeps it, so the reader explores freely.
+    pub fn decide(
+        self,
+        inputs: &Inputs,
+        env: &Env,
+        outcome: Vec<Part>,
+        announce: String,
+    ) -> (Vec<Part>, String) {
+        let Hold {
+            slot,
+            id,
+            verdict,
+            question,
+            choices,
+            solution,
+            found,
+        } = self;
+        let gate = Gate {
+            slot,
+            id,
+            verdict,
+            question,
+            choices: choices.clone(),
+            setting: solution.answer.clone(),
+        };
+        let grade = |t: &str| -> Result<Graded, String> {
+            let said = if choices.is_empty() {
+                crate::input::parse_size(t).map_err(|e| e.to_string())?;
+                t.to_string()
+            } else {
+                // A choice is graded by its value when the solution names it so (`yes`), else
+                // by its label (a length as the quiz shows it).
+                let (v, l) = choices
+                    .iter()
+                    .find(|(v, _)| v == t)
+                    .ok_or_else(|| t!("pick one of the answers first").into_owned())?;
+                if solution.is_answer(v) || solution.mistake_for(v).is_some() {
+                    v.clone()
+                } else {
+                    l.clone()
+                }
+            };
+            let held = solution.is_answer(&said);
+            let mistake = solution.mistake_for(&said);
+            let hint = mistake.map_or(solution.hint.as_str(), |m| m.hint.as_str());
+            Ok(Graded {
+                held,
+                verdict: match (held, mistake) {
+                    (true, _) => tf!("Your prediction held: {}.", found),
+                    (false, Some(_)) => tf!(
+                        "Your prediction did not hold: {}. It is a common mistake: {}",
+                        found,
+                        sentence(hint)
+                    ),
+                    (false, None) => {
+                        tf!(
+                            "Your prediction did not hold: {}. {}",
+                            found,
+                            sentence(hint)
+                        )
+                    }
+                },
+                nudge: hint.to_string(),
+            })
+        };
+        match gate.decide(inputs, grade) {
+            Gated::Ask(ask, asked) => {
+                let mut parts = vec![ask];
+                if !env.live {
+                    parts.push(Part::NoScript(outcome));
+                }
+                (parts, asked)
+            }
+            Gated::Told(v) => {
+                let mut parts = vec![Part::Verdict(v)];
+                parts.extend(outcome);
+                (parts, announce)
+            }
+        }
     }
 }
 

@@ -4,6 +4,20 @@ use super::*;
 
 /// The view of widget `name` with its defaults, `edits` applied, as the browser computes it
 /// (`live`) or as the book's build does.
+/// The outcome a slot holds behind its prediction, as the page without scripts draws it (in
+/// the closed disclosure after the question).
+fn held_outcome<'a>(v: &'a View, slot: &str) -> &'a [Part] {
+    let parts = &v.slot(slot).unwrap().parts;
+    assert!(
+        matches!(parts.first(), Some(Part::Predict(_))),
+        "{slot}: no question first"
+    );
+    match parts.get(1) {
+        Some(Part::NoScript(inner)) => inner,
+        other => panic!("{slot}: no outcome behind the question: {other:?}"),
+    }
+}
+
 fn view_of(name: &str, edits: &[(&str, &str)], live: bool) -> View {
     let w = widget(name).unwrap();
     let mut inputs = Inputs::from_form(&(w.form)(""));
@@ -352,7 +366,7 @@ fn capacity_steps_fill_spill_and_trim() {
         ],
         false,
     );
-    let Part::Steps(steps) = &v.slots[0].parts[1] else {
+    let Part::Steps(steps) = &held_outcome(&v, "cap")[1] else {
         panic!()
     };
     assert_eq!(steps.steps.len(), 8);
@@ -558,7 +572,7 @@ fn a_prediction_belongs_to_its_setting() {
 fn defaults_show_the_lesson() {
     // Capacity opens after round 1's return: a full pool and the spill, not an empty pool.
     let v = view_of("capacity", &[], false);
-    let Part::Steps(s) = &v.slots[0].parts[1] else {
+    let Part::Steps(s) = &held_outcome(&v, "cap")[1] else {
         panic!()
     };
     assert_eq!(s.at, 1);
@@ -626,4 +640,120 @@ fn sliders_set_their_fields_on_a_log_or_linear_scale() {
     );
     let form = (widget("capacity").unwrap().form)("");
     assert_eq!(form.slider("cap-k"), Some(linear));
+}
+
+/// Issue 37: every result slot that answers a question the page asks holds its outcome until
+/// the reader predicts; a right prediction holds, a wrong one is told which misconception it
+/// matches, and the page without scripts keeps the outcome after the question.
+#[test]
+fn every_question_holds_its_outcome_until_predicted() {
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    // (widget, slot, the outcome's value that answers the question, a right and a wrong answer
+    // read from it).
+    type Answers = fn(&View) -> (String, String);
+    let cases: [(&str, &str, &str, Answers); 7] = [
+        ("bucket-rounding", "calc", "calc-length", |v| {
+            let len = v.value("calc-length").unwrap().replace(',', "");
+            (len, "100".into())
+        }),
+        ("capacity", "cap", "cap-r2-bytes", |v| {
+            let bytes: u64 = v
+                .value("cap-r2-bytes")
+                .unwrap()
+                .replace(',', "")
+                .parse()
+                .unwrap();
+            // The forgotten thread slot: one buffer of 128 bytes more.
+            (bytes.to_string(), (bytes + 128).to_string())
+        }),
+        ("cliff", "cliff", "cliff-pool-loh", |v| {
+            let yes = v.value("cliff-pool-loh").unwrap().starts_with("yes");
+            let (r, w) = if yes { ("yes", "no") } else { ("no", "yes") };
+            (r.into(), w.into())
+        }),
+        ("size-specialized", "spec", "spec-buckets", |v| {
+            let sizes: u64 = v.value("spec-sizes").unwrap().parse().unwrap();
+            (
+                v.value("spec-buckets").unwrap().to_string(),
+                sizes.to_string(),
+            )
+        }),
+        ("return-contract", "uar", "uar-reads", |v| {
+            let landed = v.value("uar-reads") == Some("99");
+            let (r, w) = if landed {
+                ("stale", "fresh")
+            } else {
+                ("fresh", "stale")
+            };
+            (r.into(), w.into())
+        }),
+        ("return-contract", "fr", "fr-return", |v| {
+            let accepted = !v.value("fr-return").unwrap().starts_with("error");
+            let (r, w) = if accepted {
+                ("yes", "no")
+            } else {
+                ("no", "yes")
+            };
+            (r.into(), w.into())
+        }),
+        ("return-contract", "mf", "mf-without", |v| {
+            (
+                v.value("mf-without").unwrap().replace(',', ""),
+                "100".into(),
+            )
+        }),
+    ];
+    for (name, slot, secret, answers) in cases {
+        // Nothing of the outcome before a prediction, live or at build time; at build time
+        // the outcome waits behind the question.
+        for live in [true, false] {
+            let v = view_of(name, &[], live);
+            let drawn = html::slot(v.slot(slot).unwrap());
+            let visible = html::slot(&Slot {
+                parts: v.slot(slot).unwrap().parts[..1].to_vec(),
+                ..v.slot(slot).unwrap().clone()
+            });
+            assert!(
+                !visible.contains(secret),
+                "{name}/{slot} live={live}: {visible}"
+            );
+            assert!(drawn.contains(secret) != live, "{name}/{slot} live={live}");
+            if !live {
+                held_outcome(&v, slot);
+                assert!(
+                    drawn.contains("<details class=\"lab-unscripted\""),
+                    "{drawn}"
+                );
+            }
+        }
+        let (right, wrong) = answers(&view_of(name, &[], false));
+        assert_ne!(digits(&right).len() + right.len(), 0);
+        // Right: held, the prediction repeated, the outcome after the verdict.
+        let v = view_of(name, &edits(&commit(name, &[], slot, &right)), true);
+        let parts = &v.slot(slot).unwrap().parts;
+        let Part::Verdict(verdict) = &parts[0] else {
+            panic!("{name}/{slot}: no verdict for {right}")
+        };
+        assert!(verdict.held, "{name}/{slot}: {right} did not hold");
+        assert!(!verdict.said.is_empty(), "{name}/{slot}");
+        assert!(html::slot(v.slot(slot).unwrap()).contains(secret));
+        // Wrong twice: a nudge, then the verdict naming the mistake.
+        let once = commit(name, &[], slot, &wrong);
+        let v = view_of(name, &edits(&once), true);
+        let Some(Part::Predict(p)) = v.slot(slot).unwrap().parts.first() else {
+            panic!("{name}/{slot}: graded after one wrong try")
+        };
+        assert!(p.nudge.is_some(), "{name}/{slot}");
+        let twice = commit(name, &edits(&once), slot, &wrong);
+        let v = view_of(name, &edits(&twice), true);
+        let Some(Part::Verdict(verdict)) = v.slot(slot).unwrap().parts.first() else {
+            panic!("{name}/{slot}: no verdict after two wrong tries")
+        };
+        assert!(!verdict.held, "{name}/{slot}: {wrong} held");
+        assert!(
+            verdict.text.contains("did not hold") && verdict.text.contains("common mistake"),
+            "{name}/{slot}: {}",
+            verdict.text
+        );
+    }
 }

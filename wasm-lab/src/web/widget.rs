@@ -227,11 +227,19 @@ fn clicked(s: &Shared, root: &Element, e: &Event) -> Result<(), String> {
                 .unwrap_or_default();
             let mut st = s.borrow_mut();
             st.inputs.set(&predict_key(&slot), f!("{prefix}{value}"));
-            st.inputs.set(&step_key(&slot), "0");
+            // The story starts where the view opens it (capacity: after round 1's return).
+            st.inputs.remove(&step_key(&slot));
             drop(st);
             draw(s, root, true)?;
-            // The reader goes on with the steps: focus the story, not a vanished button.
-            focus(root, &f!("[data-slot=\"{slot}\"] .lab-stepper"));
+            // The reader goes on with the steps: focus the story, not a vanished button; in a
+            // slot without a story, the verdict's button, or the question asked again.
+            let first = [".lab-stepper", ".lab-verdict button", ".lab-predict input"]
+                .iter()
+                .map(|sel| f!("[data-slot=\"{slot}\"] {sel}"))
+                .find(|sel| root.query_selector(sel).ok().flatten().is_some());
+            if let Some(sel) = first {
+                focus(root, &sel);
+            }
             Ok(())
         }
         Some("repredict") => {

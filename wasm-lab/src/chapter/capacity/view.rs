@@ -2,11 +2,13 @@
 //! by round, stepped through with the bucket drawn: partitions filling, the spill past
 //! `1 + P × M`, the trims dropping buffers.
 
-use crate::chapter::capacity::scenario::{Setup, Snap, run_rounds_traced};
+use crate::chapter::capacity::quiz::{BytesPerRound, Held};
+use crate::chapter::capacity::scenario::{Setup, Snap, buffer_length, run_rounds_traced};
 use crate::input::{field_number, field_size};
+use crate::quiz::{Kind as _, Page, Solution};
 use crate::view::pool::{BucketView, BufView, Hand, Holder, PoolView};
 use crate::view::{
-    Env, Field, Form, Inputs, Kind, Part, Row, Step, Steps, Table, View, Widget, cell,
+    Env, Field, Form, Hold, Inputs, Kind, Part, Row, Step, Steps, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
 use lab_text::{f, group_digits, n, t, tf, tp};
@@ -64,11 +66,11 @@ fn setup(inputs: &Inputs) -> Result<Setup, String> {
     })
 }
 
-pub fn view(inputs: &Inputs, _env: &Env) -> View {
-    View::one("cap", result(inputs))
+pub fn view(inputs: &Inputs, env: &Env) -> View {
+    View::one("cap", result(inputs, env))
 }
 
-fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
+fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let s = setup(inputs)?;
     let (run, snaps) = run_rounds_traced(s, ROUNDS).map_err(|e| e.to_string())?;
     let capacity = group_digits(run.capacity);
@@ -150,45 +152,88 @@ fn result(inputs: &Inputs) -> Result<(Vec<Part>, String), String> {
         formula,
         tp!(later, "{} new buffer", "{} new buffers")
     );
-    Ok((
-        vec![
-            Part::Pairs(vec![
-                pair(n!("Kept per size, 1 + P × M"), "cap-capacity", capacity),
-                pair(n!("Buffer length (bucket)"), "cap-length", length),
-            ]),
-            Part::Steps(steps),
-            Part::Table(Table {
-                id: "cap-rounds",
-                head: vec![
-                    n!("Round"),
-                    n!("New buffers"),
-                    n!("Bytes of new buffers"),
-                    n!("Bytes counted by the allocator"),
-                    n!("Kept after return"),
-                    n!("Bytes kept"),
-                ],
-                rows,
-            }),
-            Part::Pairs(vec![
-                pair(
-                    n!("Kept after a High-pressure trim"),
-                    "cap-trim1",
-                    group_digits(run.kept_after_first_trim),
-                ),
-                pair(
-                    n!("… and another 11 s later"),
-                    "cap-trim2",
-                    group_digits(run.kept_after_second_trim),
-                ),
-                pair(n!("Would `Create()` keep this size?"), "cap-create", create),
-            ]),
-            Part::Note {
-                id: Some("cap-why"),
-                text: why,
-            },
-        ],
-        announce,
-    ))
+    let outcome = vec![
+        Part::Pairs(vec![
+            pair(n!("Kept per size, 1 + P × M"), "cap-capacity", capacity),
+            pair(n!("Buffer length (bucket)"), "cap-length", length),
+        ]),
+        Part::Steps(steps),
+        Part::Table(Table {
+            id: "cap-rounds",
+            head: vec![
+                n!("Round"),
+                n!("New buffers"),
+                n!("Bytes of new buffers"),
+                n!("Bytes counted by the allocator"),
+                n!("Kept after return"),
+                n!("Bytes kept"),
+            ],
+            rows,
+        }),
+        Part::Pairs(vec![
+            pair(
+                n!("Kept after a High-pressure trim"),
+                "cap-trim1",
+                group_digits(run.kept_after_first_trim),
+            ),
+            pair(
+                n!("… and another 11 s later"),
+                "cap-trim2",
+                group_digits(run.kept_after_second_trim),
+            ),
+            pair(n!("Would `Create()` keep this size?"), "cap-create", create),
+        ]),
+        Part::Note {
+            id: Some("cap-why"),
+            text: why,
+        },
+    ];
+    let bytes = run.rounds.get(1).map_or(0, |r| r.allocated_bytes);
+    Ok(hold(&s, run.pooled, bytes).decide(inputs, env, outcome, announce))
+}
+
+/// The question the rounds wait for: the bytes a round allocates from the second on, graded
+/// by the quiz's [`BytesPerRound`] (whose mistakes include the forgotten thread slot) when
+/// some buffers spill, else by the run itself.
+fn hold(s: &Setup, pooled: bool, bytes: u64) -> Hold {
+    let held = Held {
+        partitions: s.partitions,
+        per_partition: s.arrays_per_partition,
+        held: s.held,
+        size: s.size,
+    };
+    let quiz = (pooled && s.held > s.capacity())
+        .then(|| BytesPerRound.solve(&held, &Page::default()).ok())
+        .flatten()
+        .filter(|q| q.is_answer(&bytes.to_string()));
+    let solution = quiz.unwrap_or_else(|| {
+        Solution::number(bytes, String::new())
+            .hint(t!(
+                "The pool serves what it kept; the rest are new buffers of the bucket's length"
+            ))
+            .mistake(
+                s.held.saturating_mul(buffer_length(s.size)),
+                t!("From the second round on, the buffers the pool kept are reused"),
+            )
+    });
+    Hold {
+        slot: "cap",
+        id: "cap-predict",
+        verdict: "cap-verdict",
+        question: tf!(
+            "P = {}, M = {}. Each round rents K = {} buffers of {} bytes, holds them all, then returns them all. From the second round on, how many bytes does each round allocate?",
+            group_digits(s.partitions),
+            group_digits(s.arrays_per_partition),
+            group_digits(s.held),
+            group_digits(s.size)
+        ),
+        choices: Vec::new(),
+        solution,
+        found: tf!(
+            "from the second round on, each round allocates {} bytes",
+            group_digits(bytes)
+        ),
+    }
 }
 
 /// The run's steps, the bucket drawn after each.

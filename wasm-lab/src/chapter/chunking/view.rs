@@ -3,8 +3,9 @@
 
 use crate::chapter::chunking::scenario::{MAX_LEN, MAX_SIZE, table};
 use crate::input::{InputError, field_number, parse_number};
+use crate::quiz::Solution;
 use crate::view::{
-    Env, Field, Form, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
+    Env, Field, Form, Hold, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
 use bufpool::chunk::{ChunkCost, SourceKind, Strategy};
@@ -132,7 +133,7 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
     View::one("chunk", result(inputs, env))
 }
 
-fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
+fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
     let source = SourceKind::ALL
         .into_iter()
         .find(|&k| source_key(k) == inputs.get("chunk-source"))
@@ -290,5 +291,49 @@ fn result(inputs: &Inputs, _env: &Env) -> Result<(Vec<Part>, String), String> {
         id: None,
         text: t!("Measured by the lab's counting allocator (bytes requested; reallocations count as allocations here). Rust arrays carry no header.").into_owned(),
     });
-    Ok((parts, announce))
+    let blocks = t.first_blocks.len() as u64;
+    let question = tf!(
+        "{} elements from {}, chunks of {}, {}: how many blocks does the first chunk allocate?",
+        group_digits(len),
+        named(
+            SOURCES
+                .iter()
+                .find(|(k, _)| *k == source_key(source))
+                .map_or("", |s| s.1)
+        ),
+        group_digits(size),
+        named(row.strategy.name())
+    );
+    Ok(hold(question, blocks).decide(inputs, env, parts, announce))
+}
+
+/// The question the table waits for: the first chunk's blocks, graded with the quiz's
+/// mistakes for a growing chunk ([`FirstChunkArrays`](crate::chapter::chunking::quiz::FirstChunkArrays)) and its
+/// hint about the array path.
+fn hold(question: String, blocks: u64) -> Hold {
+    let solution = match blocks {
+        0 => Solution::number(0, String::new())
+            .hint(t!("A slice's chunks are views into it: nothing is copied"))
+            .mistake(1, t!("A slice's chunks are views into it: nothing is copied")),
+        1 => Solution::number(1, String::new()).hint(t!(
+            "Chunk cannot see the static type you wrote, only what the object is at run time: is it a real array"
+        )),
+        n => Solution::number(n, String::new())
+            .hint(t!("A List passed as IEnumerable does not tell Chunk its length: how does the first chunk's array grow"))
+            .mistake(1, t!("One array per chunk is the array path; this source takes the enumerable path, which grows the first chunk"))
+            .mistake(n - 1, t!("Count the starting array as well as every doubling")),
+    };
+    Hold {
+        slot: "chunk",
+        id: "chunk-predict",
+        verdict: "chunk-verdict",
+        question,
+        choices: Vec::new(),
+        solution,
+        found: tp!(
+            blocks,
+            "the first chunk allocates {} block",
+            "the first chunk allocates {} blocks"
+        ),
+    }
 }

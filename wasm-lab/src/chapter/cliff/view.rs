@@ -5,8 +5,11 @@ use crate::chapter::cliff::scenario::{
     Cliff, Elem, GLIBC_MMAP_THRESHOLD, Served, cliff, dotnet_object_bytes,
 };
 use crate::input::field_size;
+use crate::quiz::Solution;
 use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, log2_16ths, scale};
-use crate::view::{Env, Field, Form, Inputs, Kind, Part, View, Widget, initial_parts, or, pair};
+use crate::view::{
+    Env, Field, Form, Hold, Inputs, Kind, Part, View, Widget, initial_parts, or, pair,
+};
 use bufpool::chunk::dotnet::DOTNET_LOH_THRESHOLD_BYTES;
 use lab_text::{f, group_digits, n, t, tf};
 
@@ -162,8 +165,7 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
             bytes
         )
     };
-    Ok((
-        vec![
+    let outcome = vec![
             Part::Drawing(drawing(&c, pages)),
             Part::Pairs(vec![
                 pair(n!(".NET: `new T[n]`, header included"), "cliff-dotnet-bytes", group_digits(c.dotnet_bytes)),
@@ -190,9 +192,49 @@ fn result(inputs: &Inputs, env: &Env) -> Result<(Vec<Part>, String), String> {
                 id: Some("cliff-wasm-note"),
                 text: t!("Linear memory only grows and is never given back: the wasm line depends on everything this page allocated before, earlier requests included. Reload the page for a fresh start.").into_owned(),
             },
+        ];
+    Ok(hold(&c, n, elem).decide(inputs, env, outcome, announce))
+}
+
+/// The question every line waits for: is the array the pool allocates for this request in the
+/// large-object heap? Graded with the quiz's hint ([`PoolInLoh`](crate::chapter::cliff::quiz::PoolInLoh)).
+fn hold(c: &Cliff, n: u64, elem: Elem) -> Hold {
+    let solution = Solution::yes_no(
+        c.pool_in_loh,
+        String::new(),
+        t!(
+            "The pool does not allocate your request: round it up to its bucket first, then add the header"
+        ),
+    );
+    let found = match (c.pool_in_loh, c.pool_length) {
+        (true, Some(l)) => tf!(
+            "the pool allocates {}[{}] for it, in the large-object heap",
+            elem.key(),
+            group_digits(l)
+        ),
+        (false, Some(l)) => tf!(
+            "the pool allocates {}[{}] for it, not in the large-object heap",
+            elem.key(),
+            group_digits(l)
+        ),
+        (_, None) => t!("the pool allocates no array for it").into_owned(),
+    };
+    Hold {
+        slot: "cliff",
+        id: "cliff-predict",
+        verdict: "cliff-verdict",
+        question: tf!(
+            "`ArrayPool<{}>.Shared.Rent({})` on a pool with nothing to hand out: is the array it allocates in the large-object heap?",
+            elem.key(),
+            group_digits(n)
+        ),
+        choices: vec![
+            ("yes".to_string(), t!("yes").into_owned()),
+            ("no".to_string(), t!("no").into_owned()),
         ],
-        announce,
-    ))
+        solution,
+        found,
+    }
 }
 
 /// The drawing's size axis: 1 KiB to 64 MiB, doubling at equal steps.

@@ -3,20 +3,22 @@
 //! predicts whether `r1` and `r2` share a buffer; use after return, foreign return and the
 //! missing `finally` beside it.
 
+use crate::chapter::return_contract::quiz::ForgottenReturn;
 use crate::chapter::return_contract::scenario::{
     DoubleReturn, Forgotten, MAX_ROUNDS, Snap, check_foreign_length, double_return_traced,
     foreign_return, forgotten_return, use_after_return,
 };
 use crate::chapter::stale_data::scenario::lab_config;
 use crate::input::{InputError, field_byte, field_number, field_size, parse_number};
+use crate::quiz::{Kind as _, Page, Solution};
 use crate::view::pool::{BucketView, Holder, Names, PoolView};
 use crate::view::{
-    Env, Field, Form, Gate, Gated, Graded, Group, Inputs, Kind, Part, Slot, Step, Steps, View,
-    Widget, pair, sentence,
+    Env, Field, Form, Gate, Gated, Graded, Group, Hold, Inputs, Kind, Part, Slot, Step, Steps,
+    View, Widget, pair, sentence,
 };
 use lab_text::f;
 use lab_text::group_digits;
-use lab_text::{n, t, tf};
+use lab_text::{n, t, tf, tp};
 
 pub const WIDGET: Widget = Widget {
     name: "return-contract",
@@ -110,15 +112,15 @@ pub fn view(inputs: &Inputs, env: &Env) -> View {
         Err(e) => (Slot::error("dr", e.clone()), sentence(&e)),
     };
     let mut slots = vec![dr];
-    slots.push(match uar(inputs, checked) {
+    slots.push(match uar(inputs, env, checked) {
         Ok(parts) => Slot::ok("uar", parts),
         Err(e) => Slot::error("uar", e),
     });
-    slots.push(match foreign(inputs, checked) {
+    slots.push(match foreign(inputs, env, checked) {
         Ok(parts) => Slot::ok("fr", parts),
         Err(e) => Slot::error("fr", e),
     });
-    slots.push(match finally(inputs) {
+    slots.push(match finally(inputs, env) {
         Ok(parts) => Slot::ok("mf", parts),
         Err(e) => Slot::error("mf", e),
     });
@@ -261,12 +263,46 @@ pub fn steps(snaps: &[Snap]) -> Vec<Step> {
         .collect()
 }
 
-fn uar(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
+fn uar(inputs: &Inputs, env: &Env, checked: bool) -> Result<Vec<Part>, String> {
     let fresh = field_byte("fresh[0]", inputs.get("uar-fresh"))?;
     let stale = field_byte("stale[0]", inputs.get("uar-stale"))?;
     let r =
         use_after_return(fresh, stale, checked).map_err(|e| crate::pool_words::pool_error(&e))?;
-    Ok(vec![Part::Pairs(vec![
+    // Whether the write through the returned `stale` landed in `fresh`'s buffer.
+    let landed = r.same_buffer && r.stale_write.is_none();
+    let (right, wrong) = if landed {
+        ("stale", "fresh")
+    } else {
+        ("fresh", "stale")
+    };
+    let solution = Solution::choice(right, String::new()).mistake(
+        wrong,
+        if landed {
+            t!("Returning does not take the buffer away from `stale`: which buffer does the next `Rent(64)` hand out?")
+        } else {
+            t!("Checked mode is on: what does this pool do with a write through a handle already returned?")
+        },
+    );
+    let hold = Hold {
+        slot: "uar",
+        id: "uar-predict",
+        verdict: "uar-verdict",
+        question: tf!(
+            "After `fresh[0] = {}; stale[0] = {};`, what does `fresh[0]` read?",
+            fresh,
+            stale
+        ),
+        choices: vec![
+            ("fresh".to_string(), tf!("{}, its own write", fresh)),
+            (
+                "stale".to_string(),
+                tf!("{}, the write through `stale`", stale),
+            ),
+        ],
+        solution,
+        found: tf!("`fresh[0]` reads {}", r.fresh_reads),
+    };
+    let outcome = vec![Part::Pairs(vec![
         pair(
             "`ReferenceEquals(fresh, stale)`",
             "uar-same",
@@ -282,17 +318,49 @@ fn uar(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
             "uar-reads",
             r.fresh_reads.to_string(),
         ),
-    ])])
+    ])];
+    Ok(hold.decide(inputs, env, outcome, String::new()).0)
 }
 
-fn foreign(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
+fn foreign(inputs: &Inputs, env: &Env, checked: bool) -> Result<Vec<Part>, String> {
     // The field's name leads every message of the field, this limit's too (found by fuzzing).
     let length = field_size("length", inputs.get("fr-length"))
         .and_then(|n| check_foreign_length(n).map_err(|e| f!("length: {e}")))?;
     let value = field_byte("mine[0]", inputs.get("fr-value"))?;
     let r =
         foreign_return(length, value, checked).map_err(|e| crate::pool_words::pool_error(&e))?;
-    Ok(vec![Part::Pairs(vec![
+    // The quiz's hint (`ForeignAccepted`); checked mode is this widget's own setting.
+    let solution = Solution::yes_no(
+        r.refused.is_none(),
+        String::new(),
+        if checked {
+            t!("Checked mode is on: does this pool know which buffers it handed out?")
+        } else {
+            t!(
+                "The pool cannot know where an array came from: what is the one thing it checks on a return"
+            )
+        },
+    );
+    let hold = Hold {
+        slot: "fr",
+        id: "fr-predict",
+        verdict: "fr-verdict",
+        question: tf!(
+            "`mine` is a `new byte[{}]` that never came from the pool: does `pool.Return(mine)` accept it?",
+            group_digits(length as u64)
+        ),
+        choices: vec![
+            ("yes".to_string(), t!("yes").into_owned()),
+            ("no".to_string(), t!("no").into_owned()),
+        ],
+        solution,
+        found: if r.refused.is_none() {
+            t!("the pool accepted it").into_owned()
+        } else {
+            t!("the pool refused it").into_owned()
+        },
+    };
+    let outcome = vec![Part::Pairs(vec![
         pair(
             n!("The return"),
             "fr-return",
@@ -311,15 +379,35 @@ fn foreign(inputs: &Inputs, checked: bool) -> Result<Vec<Part>, String> {
                 |x| x.to_string(),
             ),
         ),
-    ])])
+    ])];
+    Ok(hold.decide(inputs, env, outcome, String::new()).0)
 }
 
-fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
+fn finally(inputs: &Inputs, env: &Env) -> Result<Vec<Part>, String> {
     let n = rounds_field(inputs.get("mf-rounds"))?;
     let with = forgotten_return(n, true).map_err(|e| crate::pool_words::pool_error(&e))?;
     let without = forgotten_return(n, false).map_err(|e| crate::pool_words::pool_error(&e))?;
     let bytes = |f: &Forgotten| f!("{} B", group_digits(f.new_buffer_bytes));
-    Ok(vec![Part::Pairs(vec![
+    let solution = ForgottenReturn
+        .solve(&n, &Page::default())
+        .unwrap_or_else(|why| Solution::number(without.new_buffers, why));
+    let hold = Hold {
+        slot: "mf",
+        id: "mf-predict",
+        verdict: "mf-verdict",
+        question: tf!(
+            "{} rounds that each rent 128 bytes and fail before their return (no `finally`): how many new buffers does the pool allocate?",
+            group_digits(n)
+        ),
+        choices: Vec::new(),
+        solution,
+        found: tp!(
+            without.new_buffers,
+            "the pool allocates {} new buffer",
+            "the pool allocates {} new buffers"
+        ),
+    };
+    let outcome = vec![Part::Pairs(vec![
         pair(
             n!("Spare buffers at the start"),
             "mf-stock",
@@ -340,7 +428,8 @@ fn finally(inputs: &Inputs) -> Result<Vec<Part>, String> {
             "mf-bytes",
             f!("{} / {}", bytes(&with), bytes(&without)),
         ),
-    ])])
+    ])];
+    Ok(hold.decide(inputs, env, outcome, String::new()).0)
 }
 
 /// The rounds: a number field whose limit is what this widget runs in the reader's browser.

@@ -1,10 +1,14 @@
 //! The size-specialized rent's view (chapter 8): a list of constant sizes → the bucket each
 //! `rent::<N>()` resolves at compile time, and how many specialized copies that compiles.
 
+use crate::chapter::size_specialized::quiz::BucketRoutines;
 use crate::chapter::size_specialized::scenario::{go_specializes, monomorphize, parse_sizes};
-use crate::view::{Env, Field, Form, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair};
+use crate::quiz::{Kind as _, Page, Solution};
+use crate::view::{
+    Env, Field, Form, Hold, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair,
+};
 use lab_text::group_digits;
-use lab_text::{n, t, tf};
+use lab_text::{n, t, tf, tp};
 
 pub const WIDGET: Widget = Widget {
     name: "size-specialized",
@@ -28,14 +32,17 @@ pub fn form(initial: &str) -> Form {
     )
 }
 
-pub fn view(inputs: &Inputs, _env: &Env) -> View {
+pub fn view(inputs: &Inputs, env: &Env) -> View {
     let yes_no = |b: bool| if b { t!("yes") } else { t!("no") };
     View::one(
         "spec",
         parse_sizes(inputs.get("spec-input"))
             .map_err(|e| tf!("Sizes: {}", e))
-            .and_then(|sizes| monomorphize(&sizes).map_err(|e| tf!("Sizes: {}", e)))
-            .map(|m| {
+            .and_then(|sizes| {
+                let m = monomorphize(&sizes).map_err(|e| tf!("Sizes: {}", e))?;
+                Ok((sizes, m))
+            })
+            .map(|(sizes, m)| {
                 let rows = m
                     .rows
                     .iter()
@@ -60,43 +67,66 @@ pub fn view(inputs: &Inputs, _env: &Env) -> View {
                     m.distinct_sizes,
                     m.distinct_buckets
                 );
-                (
-                    vec![
-                        Part::Table(Table {
-                            id: "spec-rows",
-                            head: vec![
-                                "N",
-                                n!("Bucket index (compile time)"),
-                                n!("Buffer length"),
-                                n!("Go 1.27 would specialize `new(T)` of N bytes?"),
-                            ],
-                            rows,
-                        }),
-                        Part::Pairs(vec![
-                            pair(
-                                n!("`rent::<N>` wrappers (distinct N)"),
-                                "spec-sizes",
-                                m.distinct_sizes.to_string(),
-                            ),
-                            pair(
-                                n!("Bucket-specialized paths (distinct buckets)"),
-                                "spec-buckets",
-                                m.distinct_buckets.to_string(),
-                            ),
-                            pair(
-                                n!("Sizes left to the run-time path"),
-                                "spec-runtime",
-                                m.runtime_only.to_string(),
-                            ),
-                            pair(
-                                n!("Run-time rent: paths compiled"),
-                                "spec-runtime-copies",
-                                m.runtime_copies.to_string(),
-                            ),
-                        ]),
-                    ],
-                    announce,
-                )
+                let outcome = vec![
+                    Part::Table(Table {
+                        id: "spec-rows",
+                        head: vec![
+                            "N",
+                            n!("Bucket index (compile time)"),
+                            n!("Buffer length"),
+                            n!("Go 1.27 would specialize `new(T)` of N bytes?"),
+                        ],
+                        rows,
+                    }),
+                    Part::Pairs(vec![
+                        pair(
+                            n!("`rent::<N>` wrappers (distinct N)"),
+                            "spec-sizes",
+                            m.distinct_sizes.to_string(),
+                        ),
+                        pair(
+                            n!("Bucket-specialized paths (distinct buckets)"),
+                            "spec-buckets",
+                            m.distinct_buckets.to_string(),
+                        ),
+                        pair(
+                            n!("Sizes left to the run-time path"),
+                            "spec-runtime",
+                            m.runtime_only.to_string(),
+                        ),
+                        pair(
+                            n!("Run-time rent: paths compiled"),
+                            "spec-runtime-copies",
+                            m.runtime_copies.to_string(),
+                        ),
+                    ]),
+                ];
+                hold(&sizes, m.distinct_buckets as u64).decide(inputs, env, outcome, announce)
             }),
     )
+}
+
+/// The question the copies wait for, graded by the quiz's [`BucketRoutines`]: how many copies
+/// of the bucket-specialized path these call sites compile.
+fn hold(sizes: &[u64], buckets: u64) -> Hold {
+    let solution = BucketRoutines
+        .solve(&sizes.to_vec(), &Page::default())
+        .unwrap_or_else(|why| Solution::number(buckets, why));
+    let shown: Vec<String> = sizes.iter().copied().map(group_digits).collect();
+    Hold {
+        slot: "spec",
+        id: "spec-predict",
+        verdict: "spec-verdict",
+        question: tf!(
+            "Call sites `rent::<N>()` with N = {}: if the const-generic rent forwards to one specialized path per bucket, how many copies of that path are compiled?",
+            shown.join("; ")
+        ),
+        choices: Vec::new(),
+        solution,
+        found: tp!(
+            buckets,
+            "these call sites compile {} copy of the bucket path",
+            "these call sites compile {} copies of the bucket path"
+        ),
+    }
 }
