@@ -59,9 +59,27 @@ pub struct Cite {
     /// The chapter's title, in the page's language (its first heading).
     pub title: String,
     pub key: String,
+    /// Whether the chapter prints it: a figure only a form the data did not choose cites (its
+    /// `{{#when}}` keys) still has its row, with no way back.
+    pub shown: bool,
 }
 
-/// The figures a story chapter cites, in order and each once; other chapters cite none here.
+/// The figures a story chapter cites, in order and each once, in all its sentence forms (`shown`
+/// says whether the form the data chooses prints it); other chapters cite none here.
+pub fn collect_chosen(source: &str, content: &str, data: &Data) -> Vec<Cite> {
+    let chosen = choose_forms(content, data).unwrap_or_else(|_| content.to_string());
+    let shown: Vec<String> = collect(source, &chosen)
+        .into_iter()
+        .map(|c| c.key)
+        .collect();
+    let mut all = collect(source, content);
+    for cite in &mut all {
+        cite.shown = shown.contains(&cite.key);
+    }
+    all
+}
+
+/// The figures of `content`, each once and marked shown (see [`collect_chosen`]).
 pub fn collect(source: &str, content: &str) -> Vec<Cite> {
     if !is_story(source) {
         return Vec::new();
@@ -86,6 +104,7 @@ pub fn collect(source: &str, content: &str) -> Vec<Cite> {
                     chapter: chapter.clone(),
                     title: title.clone(),
                     key: key.to_string(),
+                    shown: true,
                 });
             }
         }
@@ -335,15 +354,23 @@ fn row(cite: &Cite, primary: &RunFile, data: &Data) -> String {
             ));
         }
     }
+    // A figure the chapter's chosen sentence does not print has no place to go back to.
+    let back = if cite.shown {
+        format!(
+            "<a class=\"lab-back\" href=\"{}.html#{}\" aria-label=\"{}\">↩</a>",
+            escape(&cite.chapter),
+            escape(&back_id(&cite.key)),
+            escape(&lab_text::tf!("back to {}", cite.title)),
+        )
+    } else {
+        String::new()
+    };
     format!(
         "<tr id=\"{}\"><td>{}<br><code>{}</code></td><td>{shown}</td><td>{how}</td>\
-         <td><a class=\"lab-back\" href=\"{}.html#{}\" aria-label=\"{}\">↩</a></td></tr>",
+         <td>{back}</td></tr>",
         escape(&row_id(&cite.chapter, &cite.key)),
         escape(&title),
         escape(&cite.key),
-        escape(&cite.chapter),
-        escape(&back_id(&cite.key)),
-        escape(&lab_text::tf!("back to {}", cite.title)),
     )
 }
 

@@ -89,7 +89,8 @@ impl Preprocessor for Lab {
         // First every claim of the book, so the instructors' page can list them all.
         book.for_each_chapter_mut(|chapter| {
             data.add_sites(claims::collect(&source_name(chapter), &chapter.content));
-            data.add_cites(ledger::collect(&source_name(chapter), &chapter.content));
+            let source = source_name(chapter);
+            data.add_cites(ledger::collect_chosen(&source, &chapter.content, &data));
         });
         let mut problems = Vec::new();
         let language = translate::language(ctx);

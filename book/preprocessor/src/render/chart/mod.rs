@@ -288,6 +288,23 @@ fn merge<'a>(
                 ..k.line
             }
         })
+        .collect::<Vec<_>>();
+    // The primary's lines are drawn solid (`lab-m0`), another column's dashed, in the order they
+    // appear: the file's place in `book/data` would make the primary dashed when it sorts second.
+    let mut order: Vec<String> = vec![primary.stem()];
+    let lines = lines
+        .into_iter()
+        .map(|mut l| {
+            let stem = l.file.stem();
+            l.machine = match order.iter().position(|s| *s == stem) {
+                Some(i) => i,
+                None => {
+                    order.push(stem);
+                    order.len() - 1
+                }
+            };
+            l
+        })
         .collect();
     (lines, common)
 }
@@ -424,13 +441,22 @@ fn html(
         ));
     }
     if let Some(band) = spec.band {
-        out.push_str(&format!(
-            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{}</li>",
-            escape(&lab_text::tf!(
+        // A story chapter names the article in its prose; the legend says only what the band is.
+        let words = if story {
+            lab_text::tf!(
+                "{} (.NET reference results)",
+                lab_text::tr::get_dynamic(band.label)
+            )
+        } else {
+            lab_text::tf!(
                 "{} ({}; .NET reference results, not measured here)",
                 lab_text::tr::get_dynamic(band.label),
                 lab_text::tr::dynamic(band.source)
-            ))
+            )
+        };
+        out.push_str(&format!(
+            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{}</li>",
+            escape(&words)
         ));
     }
     for v in vlines {
