@@ -307,7 +307,9 @@ impl Browser {
         self.wait_for_lab().await
     }
 
-    async fn wait_for_lab(&self) -> Result<()> {
+    /// Waits until the open page's lab has mounted its widgets and quizzes (after a click that
+    /// loaded another page, too).
+    pub async fn wait_for_lab(&self) -> Result<()> {
         // Pages without a widget or quiz never load the lab: nothing to wait for.
         let mounts = self
             .driver
@@ -478,14 +480,27 @@ pub fn is_stale(e: &anyhow::Error) -> bool {
 
 /// Checks every cited figure and every claim on the open page against the primary machine's
 /// data: a printed value must be the data's, formatted as the book formats it; a figure the noise
-/// gate rejects must read "not citable" (or, in a table of many times, "noisy here"); a claim's mark and a verdict's direction must be what
-/// the data decides. Returns how many figures and claims were checked.
+/// gate rejects must read "not citable" (or, in a table of many times, "noisy here"; in a story
+/// chapter, where a figure is a link to its ledger row, a dash); a claim's mark and a verdict's
+/// direction must be what the data decides. Returns how many figures and claims were checked.
 pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usize, usize)> {
     let primary = data.primary().map_err(anyhow::Error::msg)?;
-    let figs = b.driver.find_all(By::Css(".lab-fig[data-fig]")).await?;
+    let figs = b
+        .driver
+        .find_all(By::Css(".lab-fig[data-fig], a.lab-fig[href]"))
+        .await?;
     for fig in &figs {
-        let key = fig.attr("data-fig").await?.unwrap_or_default();
-        let machine = fig.attr("data-machine").await?.unwrap_or_default();
+        // A story chapter's figure names its key in its link (`instructors.html#chapter:key`)
+        // and its column only when it is not the primary's.
+        let key = match fig.attr("data-fig").await? {
+            Some(key) => key,
+            None => ledger_key(&fig.attr("href").await?.unwrap_or_default())
+                .with_context(|| "a figure link that names no ledger row")?,
+        };
+        let machine = fig
+            .attr("data-machine")
+            .await?
+            .unwrap_or_else(|| primary.stem());
         let Some(file) = data.files().iter().find(|f| f.stem() == machine) else {
             bail!("{key}: cited from unknown machine {machine:?}");
         };
@@ -499,7 +514,7 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
             if shown != mdbook_lab::format_value(f.unit, f.value) {
                 bail!("{key}: shows {shown:?}, the data says {}", f.value);
             }
-        } else if !shown.starts_with("not citable") && shown != "noisy here" {
+        } else if !shown.starts_with("not citable") && shown != "noisy here" && shown != "—" {
             bail!(
                 "{key}: the gate says {:?} but the page shows {shown:?}",
                 f.verdict
@@ -550,6 +565,16 @@ pub async fn check_figures(b: &Browser, data: &mdbook_lab::Data) -> Result<(usiz
         }
     }
     Ok((figs.len(), claims.len()))
+}
+
+/// The figure key a story chapter's figure link names: `instructors.html#why-pool:why_pool.1.pool.bytes`
+/// → `why_pool.1.pool.bytes` (`mdbook_lab::ledger::row_id`).
+pub fn ledger_key(href: &str) -> Option<String> {
+    let (page, id) = href.split_once('#')?;
+    if !page.ends_with(mdbook_lab::ledger::PAGE) {
+        return None;
+    }
+    Some(id.split_once(':')?.1.to_string())
 }
 
 /// The bench data the book was built with (`book/data`; the primary machine is `LAB_MACHINE`'s

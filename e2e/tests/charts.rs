@@ -121,7 +121,8 @@ async fn every_table_mirror_holds_the_data_files_numbers() -> Result<()> {
                     f.value
                 ),
                 Some(f) => ensure!(
-                    shown.starts_with("not citable"),
+                    // A story chapter's mirror says only a dash; the reason is in the ledger.
+                    shown.starts_with("not citable") || shown == "—",
                     "{page}: {key} is {:?} but shows {shown:?}",
                     f.verdict
                 ),

@@ -485,11 +485,13 @@ async fn translated_pages_fit_a_phone_and_thai_has_its_font() -> Result<()> {
                         let stem = page.trim_end_matches(".html");
                         e2e::screen::screenshot(&b, &format!("{lang}-{stem}-{width}-{theme}"))
                             .await?;
-                        // The first figure's popover (its gate note, opened) and the first
-                        // chart (its axes), where the page has them.
-                        for (shot, selector, open) in
-                            [("figure", ".lab-fig", true), ("chart", ".lab-chart", false)]
-                        {
+                        // The first figure's popover (its gate note, opened; a story chapter's
+                        // figures are links to the ledger instead) and the first chart (its
+                        // axes), where the page has them.
+                        for (shot, selector, open) in [
+                            ("figure", "button.lab-fig", true),
+                            ("chart", ".lab-chart", false),
+                        ] {
                             let found: bool = b
                                 .driver
                                 .execute(

@@ -9,12 +9,14 @@
 //! system file is the primary anyway and the build warns that its figures are of older code.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use bench_data::{Figure, RunFile};
 
 use crate::claims::Site;
+use crate::ledger::Cite;
 
 pub struct Data {
     dir: PathBuf,
@@ -33,6 +35,11 @@ pub struct Data {
     sites: RefCell<Vec<Site>>,
     /// Numbers the popovers of one build (their ids must be unique on a page).
     next_id: Cell<usize>,
+    /// Every figure the story chapters cite, gathered before rendering for the ledger.
+    cites: RefCell<Vec<Cite>>,
+    /// The chapter and figure of each citation rendered so far (the first one carries the id
+    /// the ledger's back link returns to).
+    cited: RefCell<HashSet<(String, String)>>,
 }
 
 impl Data {
@@ -144,6 +151,8 @@ impl Data {
             chapter: RefCell::default(),
             sites: RefCell::default(),
             next_id: Cell::default(),
+            cites: RefCell::default(),
+            cited: RefCell::default(),
         }
     }
 
@@ -232,6 +241,32 @@ impl Data {
     /// Every claim of the book, in chapter order.
     pub fn sites(&self) -> Vec<Site> {
         self.sites.borrow().clone()
+    }
+
+    /// The chapter being rendered (its source path), empty outside a chapter.
+    pub fn chapter(&self) -> String {
+        self.chapter.borrow().clone()
+    }
+
+    /// Whether the chapter being rendered is a story chapter (`ledger::STORY`): its figures are
+    /// links into the ledger, not popovers.
+    pub fn story(&self) -> bool {
+        crate::ledger::is_story(&self.chapter.borrow())
+    }
+
+    pub fn add_cites(&self, cites: Vec<Cite>) {
+        self.cites.borrow_mut().extend(cites);
+    }
+
+    /// Every figure the story chapters cite, in chapter order.
+    pub fn cites(&self) -> Vec<Cite> {
+        self.cites.borrow().clone()
+    }
+
+    /// Whether this is the current chapter's first citation of `key` (and notes it).
+    pub fn first_citation(&self, key: &str) -> bool {
+        let chapter = self.chapter.borrow().clone();
+        self.cited.borrow_mut().insert((chapter, key.to_string()))
     }
 
     /// A fresh id for a popover (`lab-pop-1`, `lab-pop-2`, …).

@@ -28,6 +28,11 @@ pub const NAMES: &[&str] = &[
     "lab-widget",
     "lab-quiz",
     "lab-progress",
+    "ledger",
+    "when",
+    "or-when",
+    "otherwise",
+    "end-when",
 ];
 
 /// mdBook's own directives (its `links` preprocessor runs before ours and leaves an escaped one as

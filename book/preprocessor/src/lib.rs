@@ -11,6 +11,8 @@
 //! | `{{#claim KEY OP [VALUE]}}` | ✓ when the data of every machine at the current code supports the sentence, ⚠ when one contradicts it, ? when too noisy (`machines=any`: one machine suffices; `machine=ID`: that one decides); operators in `bench_data::claim` (`<` … `>=`, `==`, `below`, `above`, `includes`, `excludes`, `citable`, `not-citable`; KEY may be a pattern: every figure it names) |
 //! | `{{#verdict KEY [expect=…] [less=…] [more=…]}}` | a ratio's conclusion in words the data decides: "0.865× [0.864–0.871]: less time" or "no measurable difference" |
 //! | `{{#machine FACT}}` | a fact of the primary machine (`libc`, `cores`, `cpu`, `os`, `kernel`, `id`, `rustc`) |
+//! | `{{#ledger}}` | every figure the story chapters cite, with its statistics on every machine file and a link back (`ledger`) |
+//! | `{{#when KEY…}} … {{#or-when KEY…}} … {{#otherwise}} … {{#end-when}}` | the first form whose figures the noise gate lets the book print (`ledger::choose_forms`) |
 //! | `{{#claims-report}}` | every claim of the book with its mark on each machine file (the instructors' page) |
 //! | `{{#machines}}` | the machines the data comes from, with their facts, runtime and code fingerprint (older code listed, not used) |
 //! | `{{#instructions}}` | the instruction check: instructions and macro-ops per iteration, time, clock, implied macro-ops per cycle and the bound (the core's sustained width) of every hot-path figure |
@@ -46,6 +48,7 @@ pub mod claims;
 pub mod data;
 #[doc(hidden)]
 pub mod directive;
+pub mod ledger;
 mod render;
 mod snippets;
 pub mod translate;
@@ -86,6 +89,8 @@ impl Preprocessor for Lab {
         // First every claim of the book, so the instructors' page can list them all.
         book.for_each_chapter_mut(|chapter| {
             data.add_sites(claims::collect(&source_name(chapter), &chapter.content));
+            let source = source_name(chapter);
+            data.add_cites(ledger::collect_chosen(&source, &chapter.content, &data));
         });
         let mut problems = Vec::new();
         let language = translate::language(ctx);

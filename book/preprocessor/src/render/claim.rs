@@ -179,6 +179,9 @@ pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
             check.shows
         ));
     }
+    if data.story() {
+        return story_mark(claim, check);
+    }
     popover(
         data,
         &format!(
@@ -197,4 +200,28 @@ pub fn mark(claim: &Claim, check: &Check, data: &Data) -> String {
             },
         ),
     )
+}
+
+/// A claim's mark in a story chapter: nothing while the data supports the sentence or cannot
+/// decide it (the mark and its words are on the instructors' page, and the build lists it); a ⚠ linking there when it does not, so
+/// an instructor reading a normal build still sees the sentence their data contradicts.
+fn story_mark(claim: &Claim, check: &Check) -> String {
+    let attrs = format!(
+        "data-claim=\"{}\" data-holds=\"{}\"",
+        escape(&claim.to_string()),
+        check.mark == Mark::Holds
+    );
+    if check.mark == Mark::Contradicted {
+        format!(
+            "<a class=\"lab-claim lab-claim-broken\" {attrs} href=\"{}#every-claim-of-the-book\" title=\"{}\">⚠</a>",
+            crate::ledger::PAGE,
+            escape(&words_for_title(check))
+        )
+    } else {
+        String::new()
+    }
+}
+
+fn words_for_title(check: &Check) -> String {
+    tf!("not supported by this machine's data: {}", check.shows)
 }

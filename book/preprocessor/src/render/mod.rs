@@ -19,6 +19,9 @@ mod widget;
 
 /// The chapter with every directive replaced, or every problem found in it.
 pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
+    // The sentence forms the data chooses between (`{{#when}}`), before any figure renders.
+    let chosen = crate::ledger::choose_forms(content, data).map_err(|e| vec![e])?;
+    let content = chosen.as_str();
     let mut out = String::with_capacity(content.len());
     let mut errors = Vec::new();
     let mut last = 0;
@@ -32,6 +35,11 @@ pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
     for d in directive::find(content) {
         out.push_str(&directive::unescape(&content[last..d.start]));
         match one(&d, data, &mut key) {
+            // A mark a story chapter does not show leaves no space before the punctuation
+            // after it ("… 0 B ✓." becomes "… 0 B.", not "… 0 B .").
+            Ok(html) if html.is_empty() && starts_with_punctuation(&content[d.end..]) => {
+                out.truncate(out.trim_end().len());
+            }
             Ok(html) => out.push_str(&html),
             Err(e) => errors.push(format!(
                 "line {}: {{{{#{} {}}}}}: {e}",
@@ -43,12 +51,20 @@ pub fn chapter(content: &str, data: &Data) -> Result<String, Vec<String>> {
         last = d.end;
     }
     out.push_str(&directive::unescape(&content[last..]));
+    if data.story() {
+        out.push_str(&crate::ledger::footer(data));
+    }
     out.push_str(&quiz::answer_key(&key));
     if errors.is_empty() {
         Ok(out)
     } else {
         Err(errors)
     }
+}
+
+/// Whether `text` goes on with punctuation that closes a sentence or a clause.
+pub(crate) fn starts_with_punctuation(text: &str) -> bool {
+    text.starts_with(['.', ',', ';', ':', ')', '!', '?'])
 }
 
 fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, String> {
@@ -65,7 +81,12 @@ fn one(d: &Directive<'_>, data: &Data, key: &mut quiz::Key) -> Result<String, St
         ("instructions", []) => instructions::table(data),
         ("listing", [key]) => instructions::listing(key, data),
         ("instr", [key]) => instructions::instr(key, data),
+        ("provenance", []) if data.story() => Ok(String::new()),
         ("provenance", []) => provenance(data),
+        ("ledger", []) => crate::ledger::ledger(data),
+        ("when" | "or-when" | "otherwise" | "end-when", _) => {
+            Err("outside a `{{#when}} … {{#end-when}}` block".into())
+        }
         ("bucket-table", sizes) if !sizes.is_empty() => bucket_table(sizes),
         ("lab-widget", [name, options @ ..]) => widget::widget(name, options),
         ("lab-quiz", [id, options @ ..]) => quiz::quiz(id, options, data, key),
@@ -78,7 +99,7 @@ fn date(file: &RunFile) -> &str {
     file.run.date.get(..10).unwrap_or(&file.run.date)
 }
 
-fn details(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
+pub(crate) fn details(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
     use lab_text::{t, tf, tp};
     let spread = if f.samples > 1 {
         tp!(
@@ -250,6 +271,9 @@ fn cell_compact(key: &str, f: &Figure, file: &RunFile, data: &Data) -> String {
 }
 
 fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, mode: Shown) -> String {
+    if data.story() {
+        return story_cell(key, f, file, data, mode);
+    }
     let details = details(key, f, file, data);
     let attrs = format!(
         "class=\"lab-fig{}\" data-fig=\"{}\" data-machine=\"{}\"",
@@ -280,6 +304,30 @@ fn cell_with(key: &str, f: &Figure, file: &RunFile, data: &Data, mode: Shown) ->
         let shown = lab_text::tr::localize_figure(&shown);
         popover(data, &attrs, &shown, &details)
     }
+}
+
+/// A figure in a story chapter: the number alone, a link to its row in the ledger. A figure the
+/// gate keeps back is a dash here (the chapter's sentences choose a form without it, `{{#when}}`;
+/// a table keeps its row), and the gate's reason is in the ledger.
+fn story_cell(key: &str, f: &Figure, file: &RunFile, data: &Data, mode: Shown) -> String {
+    let shown = if citable(f) {
+        // In running prose, the range across machines when several measured it (issue 41).
+        escape(
+            &(mode == Shown::Prose)
+                .then(|| machine_range(key, file, data))
+                .flatten()
+                .unwrap_or_else(|| lab_text::tr::localize_figure(&format_value(f.unit, f.value))),
+        )
+    } else {
+        data.warn(format!(
+            "`{key}` on {} is shown as a dash: the noise gate says {:?} ({})",
+            file.label(),
+            f.verdict,
+            f.gate_note
+        ));
+        "—".to_string()
+    };
+    crate::ledger::figure_link(data, key, file, f, &shown)
 }
 
 /// A button showing `shown` whose popover holds `details` (HTML-escaped already): statistics and
@@ -354,6 +402,9 @@ fn provenance(data: &Data) -> Result<String, String> {
 }
 
 fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
+    if data.story() {
+        return story_table(keys, data);
+    }
     let primary = data.primary()?;
     // A column for each file that measured any of the table's figures (a runtime that does not
     // run the suite, or the browser for glibc's threshold, would be a column of "not measured").
@@ -400,6 +451,109 @@ fn fig_table(keys: &[&str], data: &Data) -> Result<String, String> {
         html.push_str("</tr>");
     }
     html.push_str("</tbody></table>\n\n");
+    Ok(html)
+}
+
+/// Whether `other` says something else than `primary` for practice: both printable and apart by
+/// more than the verdict rule's band (`lab_text::verdict::EQUIVALENCE_BAND`, ±5 %). A figure the
+/// gate keeps back on either side shows no difference.
+pub(crate) fn differs(primary: &Figure, other: &Figure) -> bool {
+    if !citable(primary) || !citable(other) {
+        return false;
+    }
+    let band = lab_text::verdict::EQUIVALENCE_BAND;
+    if primary.value == 0.0 {
+        return other.value != 0.0;
+    }
+    (other.value / primary.value - 1.0).abs() > band
+}
+
+/// `{{#fig-table}}` in a story chapter: the primary's column, and another column only where it
+/// differs from the primary's by more than the band (else a quiet "the same on …" under it); no
+/// dates, no machine in the headers unless the column is another machine's.
+fn story_table(keys: &[&str], data: &Data) -> Result<String, String> {
+    let primary = data.primary()?;
+    for key in keys {
+        if !data.files().iter().any(|f| f.figures.contains_key(*key)) {
+            return Err(format!("figure `{key}` is in no file of book/data"));
+        }
+    }
+    let others: Vec<&RunFile> = data
+        .files()
+        .iter()
+        .filter(|f| f.stem() != primary.stem() && keys.iter().any(|k| f.figures.contains_key(*k)))
+        .collect();
+    let differs_on = |file: &RunFile| {
+        keys.iter()
+            .any(|k| match (primary.figures.get(*k), file.figures.get(*k)) {
+                (Some(p), Some(o)) => differs(p, o),
+                (None, Some(_)) => true,
+                _ => false,
+            })
+    };
+    // "The same" only where every figure both sides print agrees (a figure kept back on one
+    // side says nothing either way: that column goes to the ledger alone).
+    let same_on = |file: &RunFile| {
+        keys.iter()
+            .all(|k| match (primary.figures.get(*k), file.figures.get(*k)) {
+                (Some(p), Some(o)) => citable(p) && citable(o),
+                (None, None) => true,
+                _ => false,
+            })
+    };
+    let shown: Vec<&RunFile> = others.iter().copied().filter(|f| differs_on(f)).collect();
+    let same: Vec<&RunFile> = others
+        .iter()
+        .copied()
+        .filter(|f| !differs_on(f) && same_on(f))
+        .collect();
+    let columns: Vec<&RunFile> = std::iter::once(primary).chain(shown).collect();
+    let mut html = format!(
+        "\n\n<table class=\"lab-fig-table\"><thead><tr><th>{}</th>",
+        lab_text::t!("figure")
+    );
+    for file in &columns {
+        let name = if columns.len() > 1 {
+            crate::ledger::column_name(file, primary)
+        } else {
+            lab_text::t!("measured").into_owned()
+        };
+        html.push_str(&format!("<th>{}</th>", escape(&name)));
+    }
+    html.push_str("</tr></thead><tbody>");
+    for key in keys {
+        let title = data
+            .files()
+            .iter()
+            .find_map(|f| f.figures.get(*key))
+            .map(|f| lab_text::tr::get_dynamic(&f.title))
+            .unwrap_or_default();
+        html.push_str(&format!("<tr><td>{}</td>", escape(&title)));
+        for file in &columns {
+            match file.figures.get(*key) {
+                Some(f) => html.push_str(&format!(
+                    "<td>{}</td>",
+                    story_cell(key, f, file, data, Shown::Value)
+                )),
+                None => html.push_str(&format!("<td>{}</td>", lab_text::t!("not measured"))),
+            }
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</tbody></table>\n\n");
+    if !same.is_empty() {
+        let names: Vec<String> = same
+            .iter()
+            .map(|f| crate::ledger::column_name(f, primary))
+            .collect();
+        html.push_str(&format!(
+            "<p class=\"lab-same\">{}</p>\n\n",
+            escape(&lab_text::tf!(
+                "The same on {}.",
+                crate::ledger::and_list(&names)
+            ))
+        ));
+    }
     Ok(html)
 }
 

@@ -777,3 +777,102 @@ fn claims_hold_on_every_machine_and_prose_gives_the_range() {
     let prose = chapter("It takes {{#fig w.ns}}.", &one).unwrap();
     assert!(prose.contains(">12.0 ns</button>"), "{prose}");
 }
+
+/// Story chapters (issue 36): a figure is a number linking to its ledger row, the first one per
+/// key carries the id the row's back link returns to, no popover, no banner, one line at the end.
+#[test]
+fn a_story_chapter_cites_numbers_as_links_to_the_ledger() {
+    let d = data();
+    d.set_chapter("why-pool.md");
+    let out = chapter(
+        "# Why\n\n{{#provenance}}\n\nIt costs {{#fig a.ns}}, again {{#fig a.ns}} {{#claim a.ns < 20}}.",
+        &d,
+    )
+    .unwrap();
+    assert!(
+        out.contains(
+            r#"<a class="lab-fig" href="instructors.html#why-pool:a.ns" id="r-a.ns">12.3 ns</a>"#
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("id=\"r-a.ns\"").count(), 1, "{out}");
+    assert!(!out.contains("popover"), "{out}");
+    // The supported claim shows nothing and leaves no space before the full stop.
+    assert!(out.contains("12.3 ns</a>."), "{out}");
+    // Where the numbers come from: once, at the end, with the way to the chapter's ledger.
+    assert_eq!(out.matches("lab-provenance").count(), 1, "{out}");
+    assert!(out.trim_end().ends_with("</p>"), "{out}");
+    assert!(out.contains("instructors.html#ledger-why-pool"), "{out}");
+    assert!(
+        !visible(&out).contains("m-one"),
+        "no machine id in the story: {out}"
+    );
+}
+
+/// A sentence whose number the gate keeps back is written in another form, chosen by the data,
+/// never with the gate's reason inside it.
+#[test]
+fn the_data_chooses_the_form_of_a_sentence() {
+    let d = data();
+    d.set_chapter("cliff.md");
+    let text = "A{{#when a.noisy}} took {{#fig a.noisy}}{{#or-when a.ratio}}, {{#fig a.ratio}} of B{{#otherwise}} is quick{{#end-when}}.";
+    let out = chapter(text, &d).unwrap();
+    assert!(out.starts_with("A, <a class=\"lab-fig\""), "{out}");
+    assert!(out.contains(">0.988×</a> of B."), "{out}");
+    assert!(
+        !out.contains("not citable") && !out.contains("note"),
+        "{out}"
+    );
+    let out = chapter("A{{#when a.noisy}} took {{#fig a.noisy}}{{#end-when}}.", &d).unwrap();
+    assert!(
+        out.starts_with("A."),
+        "an empty form leaves the sentence whole: {out}"
+    );
+    assert!(chapter("{{#when a.ns}} open", &d).is_err());
+    assert!(chapter("{{#when nope}}x{{#end-when}}", &d).is_err());
+    assert!(chapter("{{#otherwise}}", &d).is_err());
+}
+
+/// A story table shows another column only where it differs by more than the ±5 % band; the
+/// columns that agree are named under it.
+#[test]
+fn a_story_table_shows_only_the_columns_that_differ() {
+    let p = run_file(
+        "m-one",
+        "2026-11-30T10:00:00Z",
+        2,
+        &format!(r#""b.x":{}"#, figure("bytes", 1000.0, 0.0, "absolute")),
+    );
+    let mut same = run_file(
+        "m-one",
+        "2026-11-30T10:00:00Z",
+        2,
+        &format!(r#""b.x":{}"#, figure("bytes", 1040.0, 0.0, "absolute")),
+    );
+    same.run.runtime = "mimalloc".into();
+    let mut other = same.clone();
+    other.run.runtime = "jemalloc".into();
+    other.figures.get_mut("b.x").unwrap().value = 1200.0;
+    let d = Data::from_files(vec![p, same, other]);
+    d.set_chapter("capacity.md");
+    let out = chapter("{{#fig-table b.x}}", &d).unwrap();
+    assert!(out.contains("<th>jemalloc</th>"), "{out}");
+    assert!(!out.contains("<th>mimalloc</th>"), "{out}");
+    assert!(out.contains("The same on mimalloc."), "{out}");
+    assert!(!visible(&out).contains("m-one"), "{out}");
+}
+
+/// The text of `html` a reader sees (tags and their attributes removed).
+fn visible(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}

@@ -66,6 +66,25 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
         }
     }
     let dir = direction(f, 1.0);
+    if data.story() {
+        let words = lab_text::tr::localize_figure(&story_words(f, &less, &more));
+        let (href, id) = crate::ledger::link(data, key);
+        let id = id.map(|id| format!(" id=\"{id}\"")).unwrap_or_default();
+        let mut html = format!(
+            "<a class=\"lab-data-verdict\" href=\"{}\"{id} data-verdict=\"{}\" data-machine=\"{}\" data-direction=\"{}\">{}</a>",
+            escape(&href),
+            escape(key),
+            escape(&file.stem()),
+            dir.as_str(),
+            escape(&words)
+        );
+        if let Some(expect) = expect {
+            let claim = expect.claim(key).on(on);
+            let check = claim.check(file)?;
+            html.push_str(&claim::mark(&claim, &check, data));
+        }
+        return Ok(html);
+    }
     let words = lab_text::tr::localize_figure(&verdict_words(f, &less, &more));
     let mut html = format!(
         "<span class=\"lab-data-verdict\" data-verdict=\"{}\" data-machine=\"{}\" data-direction=\"{}\">{}</span>",
@@ -87,4 +106,20 @@ pub fn verdict(key: &str, options: &[&str], data: &Data) -> Result<String, Strin
         html.push_str(&claim::mark(&claim, &check, data));
     }
     Ok(html)
+}
+
+/// A verdict in a story chapter: the ratio and what it means, without its interval or the
+/// gate's words (both are in the ledger, a click away).
+fn story_words(f: &bench_data::Figure, less: &str, more: &str) -> String {
+    use lab_text::verdict::{Reading, reading};
+    if !super::citable(f) {
+        return lab_text::t!("no steady difference either way").into_owned();
+    }
+    let value = super::format_value(f.unit, f.value);
+    match reading(f.value, f.low, f.high, 1.0) {
+        Reading::Less => format!("{value}: {less}"),
+        Reading::More => format!("{value}: {more}"),
+        Reading::WithinBand => format!("{value}: {}", lab_text::t!("the same for practice")),
+        Reading::NoDifference => lab_text::t!("no measurable difference").into_owned(),
+    }
 }

@@ -42,6 +42,9 @@ struct Line<'a> {
     file: &'a RunFile,
     /// Per x of the spec, with the figure key.
     points: Vec<(String, Option<Unit>, Point)>,
+    /// In a story chapter, the line's name in the legend (the series it stands for, and the
+    /// columns it is the same on); `None` elsewhere.
+    name: Option<String>,
 }
 
 /// A vertical line on the chart: its short label on the chart, its longer one in the legend.
@@ -84,6 +87,7 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
                 machine: m,
                 file,
                 points,
+                name: None,
             });
         }
     }
@@ -93,43 +97,216 @@ pub fn chart(name: &str, data: &Data) -> Result<String, String> {
             Mark::Reference(edge) => vlines.push(VLine {
                 x: edge.x,
                 label: lab_text::tr::get_dynamic(edge.label),
-                legend: lab_text::tf!(
-                    "{} ({}; a .NET reference, not measured here)",
-                    lab_text::tr::get_dynamic(edge.label),
-                    lab_text::tr::dynamic(edge.source)
-                ),
+                legend: if data.story() {
+                    lab_text::tf!(
+                        "{} (a .NET reference result)",
+                        lab_text::tr::get_dynamic(edge.label)
+                    )
+                } else {
+                    lab_text::tf!(
+                        "{} ({}; a .NET reference, not measured here)",
+                        lab_text::tr::get_dynamic(edge.label),
+                        lab_text::tr::dynamic(edge.source)
+                    )
+                },
             }),
             Mark::Figure { key, label } => {
-                for file in files {
+                // A story chapter marks the primary's figure only: its label says no column.
+                let story = data.story();
+                for file in files
+                    .iter()
+                    .filter(|f| !story || f.stem() == primary.stem())
+                {
                     if let (Some(unit), Point::Value { v, .. }) =
                         lookup(key, file, primary, data, name)?
                     {
                         let shown = format_value(unit, v);
                         let shown = shown.trim_end_matches(" B");
-                        let who = if files.len() > 1 {
+                        let who = if files.len() > 1 && !story {
                             format!(" ({})", file.label())
                         } else {
                             String::new()
                         };
                         let label = lab_text::tr::get_dynamic(label);
-                        vlines.push(VLine {
-                            x: v,
-                            label: format!("{label} = {shown}{who}"),
-                            legend: lab_text::tf!(
+                        let legend = if story {
+                            format!("{label} = {shown}")
+                        } else {
+                            lab_text::tf!(
                                 "{} = {}: measured, {} on {}",
                                 label,
                                 shown,
                                 key,
                                 file.label()
-                            ),
+                            )
+                        };
+                        vlines.push(VLine {
+                            x: v,
+                            label: format!("{label} = {shown}{who}"),
+                            legend,
                         });
                     }
                 }
             }
         }
     }
+    let mut same = Vec::new();
+    if data.story() {
+        (lines, same) = merge(spec, lines, primary);
+    }
     let svg = svg::draw(spec, &lines, &vlines)?;
-    Ok(html(spec, &lines, &vlines, files, &svg))
+    Ok(html(
+        spec,
+        &lines,
+        &vlines,
+        files,
+        &svg,
+        data.story(),
+        &same,
+    ))
+}
+
+/// Whether two lines draw the same for practice: at every x both are values within the verdict
+/// rule's band of each other (`super::differs`), or both are gaps; at least one value.
+fn coincide(a: &Line<'_>, b: &Line<'_>) -> bool {
+    let mut values = 0;
+    for ((_, _, p), (_, _, q)) in a.points.iter().zip(&b.points) {
+        match (p, q) {
+            (Point::Value { v, .. }, Point::Value { v: w, .. }) => {
+                let band = lab_text::verdict::EQUIVALENCE_BAND;
+                let apart = if *v == 0.0 {
+                    *w != 0.0
+                } else {
+                    (w / v - 1.0).abs() > band
+                };
+                if apart {
+                    return false;
+                }
+                values += 1;
+            }
+            (Point::Value { .. }, _) | (_, Point::Value { .. }) => return false,
+            _ => {}
+        }
+    }
+    values > 0
+}
+
+/// A story chapter's lines: a line that coincides with another is drawn once and named with it
+/// ("pool and floor"; "… (the same on mimalloc and jemalloc)"), so every legend entry is a line
+/// the reader can see. Another column's line stays a line of its own only where it differs from
+/// the primary's line of its series.
+///
+/// When every line is the same on the same columns, that is said once, in the chart's note (the
+/// returned names), not after each line.
+fn merge<'a>(
+    spec: &Chart,
+    lines: Vec<Line<'a>>,
+    primary: &RunFile,
+) -> (Vec<Line<'a>>, Vec<String>) {
+    struct Kept<'a> {
+        line: Line<'a>,
+        series: Vec<usize>,
+        columns: Vec<String>,
+        same_on: Vec<String>,
+    }
+    let (mine, others): (Vec<Line<'a>>, Vec<Line<'a>>) = lines
+        .into_iter()
+        .partition(|l| l.file.stem() == primary.stem());
+    let mut kept: Vec<Kept<'a>> = Vec::new();
+    for line in mine {
+        match kept.iter_mut().find(|k| coincide(&k.line, &line)) {
+            Some(k) => k.series.push(line.series),
+            None => kept.push(Kept {
+                series: vec![line.series],
+                columns: Vec::new(),
+                same_on: Vec::new(),
+                line,
+            }),
+        }
+    }
+    let primaries = kept.len();
+    for line in others {
+        let column = crate::ledger::column_name(line.file, primary);
+        let same = kept[..primaries]
+            .iter()
+            .position(|k| k.series.contains(&line.series) && coincide(&k.line, &line));
+        if let Some(i) = same {
+            if !kept[i].same_on.contains(&column) {
+                kept[i].same_on.push(column);
+            }
+            continue;
+        }
+        // Several other columns that agree with each other (and not with the primary) share a line.
+        match kept[primaries..]
+            .iter_mut()
+            .find(|k| k.series.contains(&line.series) && coincide(&k.line, &line))
+        {
+            Some(k) => k.columns.push(column),
+            None => kept.push(Kept {
+                series: vec![line.series],
+                columns: vec![column],
+                same_on: Vec::new(),
+                line,
+            }),
+        }
+    }
+    let common = match kept.first() {
+        Some(first)
+            if primaries > 1
+                && !first.same_on.is_empty()
+                && kept[..primaries].iter().all(|k| k.same_on == first.same_on) =>
+        {
+            first.same_on.clone()
+        }
+        _ => Vec::new(),
+    };
+    if !common.is_empty() {
+        for k in &mut kept[..primaries] {
+            k.same_on.clear();
+        }
+    }
+    let lines = kept
+        .into_iter()
+        .map(|k| {
+            let names: Vec<String> = k
+                .series
+                .iter()
+                .map(|s| lab_text::tr::get_dynamic(spec.series[*s].label))
+                .collect();
+            let mut name = crate::ledger::and_list(&names);
+            if !k.columns.is_empty() {
+                name = format!("{name} — {}", crate::ledger::and_list(&k.columns));
+            }
+            if !k.same_on.is_empty() {
+                name = lab_text::tf!(
+                    "{} (the same on {})",
+                    name,
+                    crate::ledger::and_list(&k.same_on)
+                );
+            }
+            Line {
+                name: Some(name),
+                ..k.line
+            }
+        })
+        .collect::<Vec<_>>();
+    // The primary's lines are drawn solid (`lab-m0`), another column's dashed, in the order they
+    // appear: the file's place in `book/data` would make the primary dashed when it sorts second.
+    let mut order: Vec<String> = vec![primary.stem()];
+    let lines = lines
+        .into_iter()
+        .map(|mut l| {
+            let stem = l.file.stem();
+            l.machine = match order.iter().position(|s| *s == stem) {
+                Some(i) => i,
+                None => {
+                    order.push(stem);
+                    order.len() - 1
+                }
+            };
+            l
+        })
+        .collect();
+    (lines, common)
 }
 
 /// A figure of one machine as a point; missing from the primary file is an error.
@@ -203,6 +380,8 @@ fn html(
     vlines: &[VLine],
     files: &[RunFile],
     svg: &str,
+    story: bool,
+    same: &[String],
 ) -> String {
     // The caption names the files that draw a line (another allocator runs only some suites).
     let drawn: Vec<&RunFile> = files
@@ -211,7 +390,9 @@ fn html(
         .collect();
     let many = drawn.len() > 1;
     let line_name = |l: &Line<'_>| {
-        if many {
+        if let Some(name) = &l.name {
+            name.clone()
+        } else if many {
             format!(
                 "{} — {}",
                 lab_text::tr::get_dynamic(spec.series[l.series].label),
@@ -233,11 +414,19 @@ fn html(
             )
         })
         .collect();
+    // A story chapter's caption is the chart's title: where the numbers come from is said once,
+    // at the chapter's end.
+    let prov = if story {
+        String::new()
+    } else {
+        format!(
+            " <span class=\"lab-prov\">{}</span>",
+            lab_text::tf!("Rust, measured on {}", machines.join("; "))
+        )
+    };
     let mut out = format!(
         "\n\n<figure class=\"lab-chart\" data-chart=\"{name}\" data-testid=\"chart-{name}\">\
-         <figcaption><span class=\"lab-chart-title\">{title}</span> \
-         <span class=\"lab-prov\">{prov}</span></figcaption>",
-        prov = lab_text::tf!("Rust, measured on {}", machines.join("; ")),
+         <figcaption><span class=\"lab-chart-title\">{title}</span>{prov}</figcaption>",
         name = spec.name,
         title = escape(&lab_text::tr::get_dynamic(spec.title)),
     );
@@ -252,13 +441,22 @@ fn html(
         ));
     }
     if let Some(band) = spec.band {
-        out.push_str(&format!(
-            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{}</li>",
-            escape(&lab_text::tf!(
+        // A story chapter names the article in its prose; the legend says only what the band is.
+        let words = if story {
+            lab_text::tf!(
+                "{} (.NET reference results)",
+                lab_text::tr::get_dynamic(band.label)
+            )
+        } else {
+            lab_text::tf!(
                 "{} ({}; .NET reference results, not measured here)",
                 lab_text::tr::get_dynamic(band.label),
                 lab_text::tr::dynamic(band.source)
-            ))
+            )
+        };
+        out.push_str(&format!(
+            "<li><span class=\"lab-swatch-band\" aria-hidden=\"true\"></span>{}</li>",
+            escape(&words)
         ));
     }
     for v in vlines {
@@ -282,6 +480,11 @@ fn html(
         for ((key, _, point), x) in l.points.iter().zip(spec.xs) {
             let at = x_name(spec, x);
             match point {
+                Point::Gated(_) | Point::Missing if story => notes.push(lab_text::tf!(
+                    "a gap at {} in “{}”: not measured steadily enough to draw (the ledger on the instructors' page says why)",
+                    at,
+                    escape(&line_name(l)),
+                )),
                 Point::Gated(why) => notes.push(lab_text::tf!(
                     "a gap at {} in “{}” on {}: the noise gate found <code>{}</code> too noisy to draw ({})",
                     at,
@@ -300,6 +503,12 @@ fn html(
                 Point::Value { .. } => {}
             }
         }
+    }
+    if !same.is_empty() {
+        notes.push(lab_text::tf!(
+            "every line is the same on {}",
+            escape(&crate::ledger::and_list(same))
+        ));
     }
     let zero = lines
         .iter()
@@ -330,13 +539,18 @@ fn html(
         }
         out.push_str(".</p>");
     }
-    out.push_str(&table(spec, lines, &line_name));
+    out.push_str(&table(spec, lines, &line_name, story));
     out.push_str("</figure>\n\n");
     out
 }
 
 /// The table mirror: the same numbers as the chart, collapsed.
-fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> String) -> String {
+fn table(
+    spec: &Chart,
+    lines: &[Line<'_>],
+    line_name: &dyn Fn(&Line<'_>) -> String,
+    story: bool,
+) -> String {
     let mut out = format!(
         "<details class=\"lab-chart-table\"><summary>{}</summary>\
          <div class=\"lab-scroll\"><table><thead><tr><th>x</th><th>{}</th><th>{}</th>\
@@ -361,6 +575,7 @@ fn table(spec: &Chart, lines: &[Line<'_>], line_name: &dyn Fn(&Line<'_>) -> Stri
                         lab_text::t!("exact").into_owned()
                     },
                 ),
+                (Point::Gated(_), _) if story => ("—".to_string(), String::new()),
                 (Point::Gated(why), _) => (
                     lab_text::tf!("not citable ({})", escape(why)),
                     String::new(),

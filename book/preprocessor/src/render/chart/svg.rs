@@ -276,6 +276,56 @@ impl Ranged for Keyed {
     }
 }
 
+/// A text's box in the drawing's pixels.
+#[derive(Clone, Copy, Debug)]
+struct Rect {
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+}
+
+impl Rect {
+    fn meets(&self, other: &Rect) -> bool {
+        self.left < other.right
+            && other.left < self.right
+            && self.top < other.bottom
+            && other.top < self.bottom
+    }
+
+    /// Whether the segment `a`–`b` passes through the box (Liang–Barsky clipping).
+    fn crossed_by(&self, a: (f64, f64), b: (f64, f64)) -> bool {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, q) in [
+            (-dx, a.0 - self.left),
+            (dx, self.right - a.0),
+            (-dy, a.1 - self.top),
+            (dy, self.bottom - a.1),
+        ] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return false;
+                }
+                continue;
+            }
+            let t = q / p;
+            if p < 0.0 {
+                if t > t1 {
+                    return false;
+                }
+                t0 = t0.max(t);
+            } else {
+                if t < t0 {
+                    return false;
+                }
+                t1 = t1.min(t);
+            }
+        }
+        true
+    }
+}
+
 /// The chart as one line of SVG markup, colours replaced by classes.
 pub(super) fn draw(spec: &Chart, lines: &[Line<'_>], vlines: &[VLine]) -> Result<String, String> {
     let mut ys = Vec::new();
@@ -393,14 +443,42 @@ fn plot(
             LEVEL.stroke_width(2),
         )))?;
     }
+    // What a mark's label must not cover: every series' segments and every mark's line, in
+    // the drawing's pixels.
+    let mut obstacles: Vec<((f64, f64), (f64, f64))> = Vec::new();
+    let px = |x: f64, y: f64| {
+        let (a, b) = chart.backend_coord(&(x, y));
+        (f64::from(a), f64::from(b))
+    };
+    for l in lines {
+        let mut last: Option<(f64, f64)> = None;
+        for ((_, _, p), x) in l.points.iter().zip(spec.xs) {
+            match p {
+                Point::Value { v, .. } => {
+                    let here = px(xspan.to(x.at), yspan.to(*v));
+                    if let Some(from) = last {
+                        obstacles.push((from, here));
+                    }
+                    last = Some(here);
+                }
+                _ => last = None,
+            }
+        }
+    }
+    for v in vlines {
+        let x = xspan.to(v.x);
+        obstacles.push((px(x, ylo), px(x, yhi)));
+    }
+    let anchors: Vec<(f64, f64)> = vlines.iter().map(|v| px(xspan.to(v.x), yhi)).collect();
+    let mut placed: Vec<Rect> = Vec::new();
     for (i, v) in vlines.iter().enumerate() {
         let x = xspan.to(v.x);
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(x, ylo), (x, yhi)],
             MARK.stroke_width(2),
         )))?;
-        // The label beside the line, on a row of its own so two marks do not overlap; on the
-        // right of the line unless the line is in the right half.
+        // The label beside the line, on the first row from the top where it covers no other
+        // label and no line; on the right of the line unless the line is in the right half.
         let right = (x - xspan.lo) / (xspan.hi - xspan.lo) > 0.55;
         let anchor = if right {
             Pos::new(HPos::Right, VPos::Top)
@@ -408,11 +486,34 @@ fn plot(
             Pos::new(HPos::Left, VPos::Top)
         };
         let dx = if right { -6 } else { 6 };
+        let (ax, ay) = anchors[i];
+        let width = v.label.chars().count() as f64 * 0.6 * FONT / 1.24;
+        let height = FONT / 1.24 + 2.0;
+        let rect_at = |row: i32| {
+            let left = if right {
+                ax + f64::from(dx) - width
+            } else {
+                ax + f64::from(dx)
+            };
+            let top = ay + f64::from(6 + 22 * row);
+            Rect {
+                left,
+                top,
+                right: left + width,
+                bottom: top + height,
+            }
+        };
+        let free = |r: &Rect| {
+            placed.iter().all(|p| !p.meets(r))
+                && obstacles.iter().all(|(a, b)| !r.crossed_by(*a, *b))
+        };
+        let row = (0..12).find(|row| free(&rect_at(*row))).unwrap_or(i as i32);
+        placed.push(rect_at(row));
         chart.draw_series(std::iter::once(
             EmptyElement::at((x, yhi))
                 + Text::new(
                     v.label.clone(),
-                    (dx, 6 + 22 * i as i32),
+                    (dx, 6 + 22 * row),
                     ("sans-serif", FONT)
                         .into_font()
                         .color(&MARK_LABEL)
@@ -505,8 +606,14 @@ fn recolour(svg: &str, title: &str) -> String {
                 }
             }
         }
-        // Opacity comes from the stylesheet for our colours; plotters writes opacity="1".
-        let tag = tag.replace(" opacity=\"1\"", "");
+        // Opacity comes from the stylesheet for our colours; plotters writes opacity="1". The
+        // font family is the page's (`lab-charts.css`), a stroke's width 1 is SVG's default, and
+        // a font size needs no fourteen decimals: a chapter carries several charts.
+        let tag = tag
+            .replace(" opacity=\"1\"", "")
+            .replace(" font-family=\"sans-serif\"", "")
+            .replace(" stroke-width=\"1\"", "");
+        let tag = round_font_size(&tag);
         if let Some(space) = tag.find(' ').filter(|_| !classes.is_empty()) {
             out.push_str(&tag[..space]);
             out.push_str(&format!(" class=\"{}\"", classes.join(" ")));
@@ -524,4 +631,25 @@ fn recolour(svg: &str, title: &str) -> String {
         }
     }
     out.replace('\n', " ")
+}
+
+/// `font-size="15.32258064516129"` → `font-size="15.3"`.
+fn round_font_size(tag: &str) -> String {
+    let pattern = "font-size=\"";
+    let Some(at) = tag.find(pattern) else {
+        return tag.to_string();
+    };
+    let start = at + pattern.len();
+    let Some(len) = tag[start..].find('"') else {
+        return tag.to_string();
+    };
+    match tag[start..start + len].parse::<f64>() {
+        Ok(size) => format!(
+            "{}{}{}",
+            &tag[..start],
+            format!("{size:.1}").trim_end_matches(".0"),
+            &tag[start + len..]
+        ),
+        Err(_) => tag.to_string(),
+    }
 }
