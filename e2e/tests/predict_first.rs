@@ -251,7 +251,10 @@ async fn offered(w: &WebElement, s: &Slot, value: &str) -> Result<String> {
     if absent(w, &choice).await? {
         return Ok(e2e::number(value).map_or(value.to_string(), lab_text::group_digits));
     }
-    let label = Browser::find(w, &choice).await?.find(By::XPath("..")).await?;
+    let label = Browser::find(w, &choice)
+        .await?
+        .find(By::XPath(".."))
+        .await?;
     // One line as the verdict writes it (a narrow window may wrap a long label).
     Ok(label
         .text()
