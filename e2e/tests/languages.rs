@@ -200,8 +200,8 @@ async fn a_russian_page_groups_numbers_the_russian_way() -> Result<()> {
     b.open("ru/bucket-rounding.html").await?;
     let widget = b.by_testid("widget-bucket-rounding").await?;
     Browser::enter_into(&widget, "calc-input", "1048577").await?;
-    let length = wasm_lab::calc::calculate(1_048_577).length.to_string();
-    common::reveal(&widget, "calc-predict", &length).await?;
+    let lab_length = wasm_lab::calc::calculate(1_048_577).length.to_string();
+    common::reveal(&widget, "calc-predict", &lab_length).await?;
     // textContent, not WebDriver's text, which turns no-break spaces into spaces.
     let length: String = Browser::find(&widget, "calc-length")
         .await?
@@ -216,7 +216,7 @@ async fn a_russian_page_groups_numbers_the_russian_way() -> Result<()> {
     b.open("bucket-rounding.html").await?;
     let widget = b.by_testid("widget-bucket-rounding").await?;
     Browser::enter_into(&widget, "calc-input", "1048577").await?;
-    common::reveal(&widget, "calc-predict", &length).await?;
+    common::reveal(&widget, "calc-predict", &lab_length).await?;
     let length = Browser::text(&widget, "calc-length").await?;
     ensure!(
         length == "2,097,152",

@@ -425,6 +425,14 @@ async fn slots_fit_a_phone_before_and_after_the_prediction() -> Result<()> {
                 let slot = s.id.trim_end_matches("-predict");
                 b.open(s.page).await?;
                 e2e::screen::set_theme(&b, theme).await?;
+                // mdBook leaves its theme list open after a choice; on a phone it covers the
+                // widget, and a reader closes it.
+                b.driver
+                    .execute(
+                        "document.getElementById('mdbook-theme-list').style.display = 'none';",
+                        vec![],
+                    )
+                    .await?;
                 let w = common::widget(&b, s.widget).await?;
                 let name = format!(
                     "predict-{}-{slot}-{width}-{theme}",
@@ -451,6 +459,11 @@ async fn slots_fit_a_phone_before_and_after_the_prediction() -> Result<()> {
                     problems.extend(rules("before").await?);
                 }
                 predict(&w, s.id, &right).await?;
+                ensure!(
+                    !absent(&w, s.verdict).await?,
+                    "{} at {width} px, {theme}: no verdict after {right}",
+                    s.page
+                );
                 let result = Browser::find(&w, &format!("{slot}-result")).await?;
                 common::screenshot(&result, &format!("{name}-after")).await?;
                 if width == 390 && theme == "light" {

@@ -85,7 +85,7 @@ async fn widget_counts_like_the_lab() -> Result<()> {
             verdict.contains(&format!(
                 "fresh buffers allocated {} B",
                 lab_text::group_digits(fresh)
-            )) && verdict.starts_with(if fresh == pooled {
+            )) && verdict.contains(if fresh == pooled {
                 "Your prediction held"
             } else {
                 "Your prediction did not hold"

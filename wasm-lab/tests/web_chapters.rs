@@ -24,6 +24,9 @@ fn choose(root: &Element, id: &str, value: &str) {
 fn capacity_widget_runs_the_pool() {
     let w = mount(r#"<div data-lab-widget="capacity" data-initial="8/32/258/128"></div>"#);
     no_error(&w, "cap-error");
+    // Nothing before the reader's prediction (issue 37): one 128-byte buffer a round.
+    assert!(absent(&w, "cap-capacity"));
+    reveal(&w, "cap-predict", "128");
     assert_eq!(text(&w, "cap-capacity"), "257");
     assert_eq!(text(&w, "cap-length"), "128");
     assert_eq!(text(&w, "cap-r1-new"), "258");
@@ -36,11 +39,13 @@ fn capacity_widget_runs_the_pool() {
     assert!(text(&w, "cap-create").starts_with("yes"));
     // The override of the Thai article: P = 2, M = 32 → 65.
     type_into(&w, "cap-p", "2");
+    reveal(&w, "cap-predict", &(193 * 128).to_string());
     assert_eq!(text(&w, "cap-capacity"), "65");
     assert_eq!(text(&w, "cap-r2-new"), "193");
     assert_eq!(text(&w, "cap-r2-bytes"), group_digits(193 * 128));
     type_into(&w, "cap-size", "1,048,577");
     type_into(&w, "cap-k", "3");
+    reveal(&w, "cap-predict", "0");
     assert_eq!(text(&w, "cap-length"), "2,097,152");
     assert!(text(&w, "cap-create").starts_with("no"));
     for (id, typed, says) in [
@@ -65,6 +70,16 @@ fn capacity_widget_runs_the_pool() {
 fn cliff_widget_computes_each_edge() {
     let w = mount(r#"<div data-lab-widget="cliff" data-initial="81920"></div>"#);
     no_error(&w, "cliff-error");
+    let loh = |n: u64| {
+        use wasm_lab::chapter::cliff::scenario::{Elem, cliff};
+        if cliff(n, Elem::Byte).pool_in_loh {
+            "yes"
+        } else {
+            "no"
+        }
+    };
+    assert!(absent(&w, "cliff-pool-loh"));
+    reveal(&w, "cliff-predict", loh(81_920));
     assert_eq!(text(&w, "cliff-dotnet-loh"), "no");
     assert_eq!(text(&w, "cliff-pool-bucket"), "13, 131,072");
     assert!(text(&w, "cliff-pool-loh").starts_with("yes — pushed"));
@@ -77,6 +92,7 @@ fn cliff_widget_computes_each_edge() {
         text(&w, "cliff-wasm")
     );
     commit_into(&w, "cliff-input", "84976");
+    reveal(&w, "cliff-predict", loh(84_976));
     assert_eq!(text(&w, "cliff-dotnet-loh"), "yes");
     assert_eq!(text(&w, "cliff-first-loh"), "84,976");
     choose(&w, "cliff-elem", "int");
@@ -85,6 +101,7 @@ fn cliff_widget_computes_each_edge() {
     assert_eq!(text(&w, "cliff-first-loh"), "10,622");
     choose(&w, "cliff-elem", "byte");
     commit_into(&w, "cliff-input", "131049");
+    reveal(&w, "cliff-predict", loh(131_049));
     assert!(text(&w, "cliff-glibc-mmap").starts_with("yes"));
     // At the threshold: mapped in whole pages, or the heap's chunk if the heap serves it.
     assert_eq!(
@@ -92,6 +109,7 @@ fn cliff_widget_computes_each_edge() {
         "135,168 when mapped (whole pages); 131,072 if the heap serves it"
     );
     commit_into(&w, "cliff-input", "200000");
+    reveal(&w, "cliff-predict", loh(200_000));
     assert_eq!(text(&w, "cliff-glibc-after"), "raised to 200,704");
     for (typed, says) in [
         ("", "type a whole number"),
@@ -104,6 +122,7 @@ fn cliff_widget_computes_each_edge() {
     }
     commit_into(&w, "cliff-input", "2147483591");
     no_error(&w, "cliff-error");
+    reveal(&w, "cliff-predict", loh(2_147_483_591));
     assert!(text(&w, "cliff-wasm").starts_with("not tried"));
 }
 
@@ -113,6 +132,8 @@ fn chunk_widget_measures_blocks_live() {
         r#"<div data-lab-widget="chunking" data-initial="100000/20000/vec/dotnet-chunk"></div>"#,
     );
     no_error(&w, "chunk-error");
+    assert!(absent(&w, "chunk-path"));
+    reveal(&w, "chunk-predict", "14");
     assert_eq!(text(&w, "chunk-path"), "EnumerableChunkIterator");
     assert_eq!(text(&w, "chunk-first"), "14, 211,056");
     assert_eq!(text(&w, "chunk-later"), "1, 80,000");
@@ -120,11 +141,14 @@ fn chunk_widget_measures_blocks_live() {
     assert_eq!(text(&w, "chunk-loh"), "no");
     assert!(text(&w, "chunk-blocks").starts_with("14 blocks: 4, 8, 16, …, 16,384, 20,000"));
     choose(&w, "chunk-source", "slice");
+    reveal(&w, "chunk-predict", "1");
     assert_eq!(text(&w, "chunk-path"), "ArrayChunkIterator");
     assert_eq!(text(&w, "chunk-first"), "1, 80,000");
     choose(&w, "chunk-strategy", "slice-chunks");
+    reveal(&w, "chunk-predict", "0");
     assert_eq!(text(&w, "chunk-first"), "0, 0");
     choose(&w, "chunk-strategy", "pooled");
+    reveal(&w, "chunk-predict", "1");
     let row = by_id(&w, "row-pooled");
     assert_eq!(text(&row, "later-bytes"), "0");
     assert!(text(&w, "chunk-blocks").contains("32,768"));
@@ -144,6 +168,7 @@ fn chunk_widget_measures_blocks_live() {
     assert!(slot_table > 0, "{first_use}");
     type_into(&w, "chunk-size", "25000");
     choose(&w, "chunk-strategy", "dotnet-array-path");
+    reveal(&w, "chunk-predict", "1");
     assert_eq!(text(&w, "chunk-loh"), "yes");
     choose(&w, "chunk-source", "iterator");
     error_says(&w, "chunk-error", "needs contiguous data");
@@ -168,6 +193,7 @@ fn const_rent_widget_counts_copies() {
     let w = mount(r#"<div data-lab-widget="size-specialized"></div>"#);
     no_error(&w, "spec-error");
     type_into(&w, "spec-input", "100; 128 64 4,096; 100; 0");
+    reveal(&w, "spec-predict", "3");
     assert_eq!(text(&w, "spec-sizes"), "4");
     assert_eq!(text(&w, "spec-buckets"), "3");
     assert_eq!(text(&w, "spec-runtime"), "1");

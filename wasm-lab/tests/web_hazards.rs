@@ -140,15 +140,20 @@ fn contract_widget_shows_each_breach_live() {
     type_into(&w, "dr-value", "203");
     see(&w, "dr-predict", "dr-steps", "yes");
     assert_eq!(text(&w, "dr-r2"), "203");
-    // Use after return: the stale write lands in the new renter's price.
+    // Use after return: the stale write lands in the new renter's price (each misuse asks
+    // first, issue 37).
+    assert!(absent(&w, "uar-same") && absent(&w, "fr-return") && absent(&w, "mf-without"));
+    reveal(&w, "uar-predict", "stale");
     assert_eq!(text(&w, "uar-same"), "yes");
     assert_eq!(text(&w, "uar-write"), "went through, no error");
     assert_eq!(text(&w, "uar-reads"), "99");
     // Foreign return: 128 accepted with its 77; 100 refused with .NET's message.
+    reveal(&w, "fr-predict", "yes");
     assert_eq!(text(&w, "fr-return"), "accepted, no error");
     assert_eq!(text(&w, "fr-same"), "yes");
     assert_eq!(text(&w, "fr-reads"), "77");
     type_into(&w, "fr-length", "100");
+    reveal(&w, "fr-predict", "no");
     assert!(
         text(&w, "fr-return")
             .contains("The buffer is not associated with this pool and may not be returned to it")
@@ -156,10 +161,12 @@ fn contract_widget_shows_each_breach_live() {
     assert_eq!(text(&w, "fr-same"), "no");
     assert_eq!(text(&w, "fr-reads"), "0");
     // The missing finally: it opens at 100 rounds, one new buffer per round past the stock.
+    reveal(&w, "mf-predict", "67");
     assert_eq!(text(&w, "mf-stock"), "33");
     assert_eq!(text(&w, "mf-with"), "0");
     assert_eq!(text(&w, "mf-without"), "67");
     type_into(&w, "mf-rounds", "10000");
+    reveal(&w, "mf-predict", "9967");
     assert_eq!(text(&w, "mf-with"), "0");
     assert_eq!(text(&w, "mf-without"), "9,967");
     let bytes = text(&w, "mf-bytes");
@@ -177,9 +184,11 @@ fn contract_widget_shows_each_breach_live() {
     assert!(text(&w, "dr-second").contains("returned twice"));
     assert_eq!(text(&w, "dr-same"), "no");
     assert_eq!(text(&w, "dr-r2"), "0");
+    reveal(&w, "uar-predict", "fresh");
     assert!(text(&w, "uar-write").contains("used after it was returned"));
     assert_eq!(text(&w, "uar-reads"), "200");
     type_into(&w, "fr-length", "128");
+    reveal(&w, "fr-predict", "no");
     assert!(text(&w, "fr-return").contains("never rented from this pool"));
     click(&w, "dr-twice");
     see(&w, "dr-predict", "dr-steps", "no");
@@ -208,6 +217,7 @@ fn contract_widget_explains_bad_input() {
     }
     // A zero-length foreign buffer is ignored by the pool, and the widget says what Rent(0) gives.
     type_into(&w, "fr-length", "0");
+    reveal(&w, "fr-predict", "yes");
     assert_eq!(text(&w, "fr-return"), "accepted, no error");
     assert_eq!(text(&w, "fr-reads"), "nothing (an empty buffer)");
 }
@@ -229,7 +239,7 @@ fn why_widget_counts_with_the_allocator() {
     // Predict first: nothing of the outcome shows before the reader commits.
     assert!(absent(&w, "why-fresh-bytes") && absent(&w, "why-drawing"));
     predict(&w, "why-predict", "pool");
-    assert!(text(&w, "why-verdict").starts_with("Your prediction held"));
+    assert!(text(&w, "why-verdict").contains("Your prediction held"));
     assert!(!absent(&w, "why-drawing"));
     assert_eq!(text(&w, "why-fresh-allocs"), "1,000");
     assert_eq!(text(&w, "why-fresh-bytes"), "128,000 B");
@@ -287,7 +297,7 @@ fn why_widget_explains_bad_input() {
     predict(&w, "why-predict", "pool");
     assert!(text(&w, "why-predict-nudge").contains("0 B"));
     predict(&w, "why-predict", "pool");
-    assert!(text(&w, "why-verdict").starts_with("Your prediction did not hold"));
+    assert!(text(&w, "why-verdict").contains("Your prediction did not hold"));
     assert_eq!(text(&w, "why-fresh-allocs"), "0");
     assert!(text(&w, "why-break-even").starts_with("never"));
 }

@@ -132,3 +132,13 @@ pub fn no_error(root: &Element, id: &str) {
 pub fn hidden(root: &Element, id: &str) -> bool {
     by_id(root, id).has_attribute("hidden")
 }
+
+/// Commits `right`, the lab's own answer, when the slot's question `id` is asked (issue 37: a
+/// slot that answers its page's question shows nothing before a prediction); nothing when the
+/// earlier prediction still holds for this answer.
+pub fn reveal(root: &Element, id: &str, right: &str) {
+    if !absent(root, id) {
+        predict(root, id, right);
+        assert!(absent(root, id), "{id}: still asked after {right}");
+    }
+}
