@@ -90,8 +90,11 @@ pub fn all(root: &Path) -> Result<()> {
         ),
         (
             "exercises",
-            "the reference solutions pass every grading test; each untouched skeleton fails every one, for its intended reason",
-            Box::new(|| crate::exercises::run(root, &["verify"])),
+            "the reference solutions pass every grading test; each untouched skeleton fails every one, for its intended reason; the same for the site's download, unpacked into an empty folder and graded offline",
+            Box::new(|| {
+                exercises_grader::run(root, &["verify"])?;
+                crate::download::check(root)
+            }),
         ),
         (
             "loom",
