@@ -38,6 +38,7 @@ mod clippy;
 mod cmd;
 mod download;
 mod fuzz;
+mod highlight;
 mod i18n;
 mod links;
 mod lint;

@@ -321,7 +321,6 @@ pub fn language_settings(
     site: &Path,
 ) -> Result<()> {
     book.config.book.language = Some(language.code.into());
-    crate::pages::language_settings(book, language)?;
     if language.code != "en" {
         book.config.build.build_dir = site.join(language.code);
         book.config.set("output.html.search.enable", false)?;
