@@ -7,13 +7,16 @@
 //! - `test` — every check: prose lint, clippy, unit, property, doc, loom, Miri, wasm in Chromium, end-to-end in
 //!   Chromium, with each step's time against its budget.
 //! - `exercises [check [N] | list | hint N | verify]` — grades the course's exercises (see
-//!   `exercises.rs`): which pass, why the first failing test of each fails, what to do next.
+//!   `exercises/grader`): which pass, why the first failing test of each fails, what to do next;
+//!   `verify` also grades the site's download of them in an empty folder (`download.rs`).
 //! - `bench [--quick] [--out DIR] [--machine-id ID] [--runtime R]` — measures this machine under
 //!   each global allocator and in Chromium's wasm32 (`bench.rs`), rewrites
 //!   `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json` (or writes into `DIR`, e.g.
 //!   for a trial run that must not replace the committed data); the id names the CPU, and a file
 //!   of another CPU is never overwritten; `--runtime` measures one runtime only.
 //!
+//! - `bench-site [--no-build]` — each chapter loaded cold on an emulated phone over Slow 4G
+//!   (`bench_site.rs`): bytes, requests, time to the first live widget.
 //! - `i18n` — the book's message template and catalogs, with the translation report (`i18n.rs`).
 //! - `fuzz [--seconds N] [--fast] [--no-trace-compares] [--minimize] [TARGET]` — the coverage-guided fuzz
 //!   targets of `fuzz/` (cargo-fuzz, nightly), N seconds each; crashes are saved minimized in
@@ -30,13 +33,16 @@ use anyhow::{Result, bail};
 
 mod architecture;
 mod bench;
+mod bench_site;
 mod clippy;
 mod cmd;
-mod exercises;
+mod download;
 mod fuzz;
+mod highlight;
 mod i18n;
 mod links;
 mod lint;
+mod pages;
 mod search;
 mod serve;
 mod site;
@@ -59,6 +65,10 @@ usage: cargo xtask <command>
                      book/po/<lang>.po and print the translation report
   exercises [check [N] | list | hint N | verify]
                      grade the exercises (the default: check all), list them, or print a hint
+  bench-site [--no-build]
+                     load each chapter cold at 390 x 844 over an emulated Slow 4G link in
+                     headless Chromium; write bytes, requests and time to the first live widget
+                     to book/data/site/<machine>.json (the contributors' page shows it)
   bench [--quick] [--out DIR] [--machine-id ID] [--runtime system|mimalloc|jemalloc|wasm32]
                      measure this machine and rewrite book/data/<machine-id>.json and
                      <machine-id>.<runtime>.json (or DIR/…; the id names the CPU, e.g.
@@ -98,7 +108,12 @@ fn run(args: &[String]) -> Result<()> {
         ["i18n"] => i18n::update(&root),
         ["lint"] => lint::run(&root),
         ["fuzz", rest @ ..] => fuzz::run(&root, rest),
-        ["exercises", rest @ ..] => exercises::run(&root, rest),
+        ["exercises", "verify"] => {
+            exercises_grader::run(&root, &["verify"])?;
+            download::check(&root)
+        }
+        ["exercises", rest @ ..] => exercises_grader::run(&root, rest),
+        ["bench-site", rest @ ..] => bench_site::run(&root, rest),
         ["bench", rest @ ..] => bench::bench(&root, &bench::Args::parse(rest)?),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");

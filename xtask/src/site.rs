@@ -9,6 +9,8 @@ use crate::{cmd, tools};
 /// Builds the wasm lab and the book; returns the directory to serve.
 pub fn build(root: &Path) -> Result<PathBuf> {
     build_wasm(root)?;
+    step("packing the exercises' download");
+    crate::download::write(root)?;
     build_book(root)
 }
 
@@ -124,8 +126,8 @@ fn clear_all_but_modules(out: &Path) -> Result<()> {
 }
 
 /// The newest modification time among what a module's build reads: the lab's files, the
-/// workspace's manifest, lock file, toolchain and cargo config, xtask's sources (the build's
-/// flags) and wasm-opt. Why xtask checks this itself: every module's build writes the same
+/// workspace's manifest, lock file, toolchain and cargo config, xtask's `site.rs` and `tools.rs`
+/// (the build's flags and tools) and wasm-opt. Why xtask checks this itself: every module's build writes the same
 /// unhashed `wasm_lab.wasm` (a cdylib), so cargo rebuilds each one on every run (8 s each, ten
 /// modules) even when nothing changed. Not the xtask binary: it is relinked whenever another
 /// native build of the lab replaces the lab's unhashed native cdylib, which says nothing about
@@ -142,11 +144,15 @@ fn newest_input(root: &Path, wasm_opt: Option<&Path>) -> Option<std::time::Syste
     for f in files.iter().filter(|f| f.exists()) {
         newest = newest.max(std::fs::metadata(f).ok()?.modified().ok()?);
     }
-    let mut dirs = vec![
-        root.join("bufpool"),
-        root.join("wasm-lab"),
-        root.join("xtask/src"),
-    ];
+    // Of xtask's sources, the two that say how a module is built (this file's flags, the pinned
+    // tools): a change to the book's post-build steps must not rebuild every module.
+    for f in [
+        root.join("xtask/src/site.rs"),
+        root.join("xtask/src/tools.rs"),
+    ] {
+        newest = newest.max(std::fs::metadata(f).ok()?.modified().ok()?);
+    }
+    let mut dirs = vec![root.join("bufpool"), root.join("wasm-lab")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).ok()? {
             let entry = entry.ok()?;
@@ -226,6 +232,9 @@ fn build_book(root: &Path) -> Result<PathBuf> {
             println!("{}: {sections} sections in its search", language.code);
         }
     }
+    // What a static host would serve: code highlighted, scripts and fonts a page needs, files
+    // precompressed (`pages.rs`).
+    crate::pages::finish(&site)?;
     // The report; an untranslated message shows in English and warns here (`cargo xtask test`
     // fails on it, in its lint step).
     let report = crate::i18n::report(root)?;

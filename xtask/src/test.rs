@@ -26,16 +26,20 @@ use crate::{clippy, cmd, lint, site, tools};
 /// A step over its budget is named in the summary as a warning: the run still passes. Set from a
 /// cold run of 2026-12-03 (1,056 s in all: docs 66 s, native and end to end 783 s with the
 /// Russian and Thai smoke set and a 72-s fuzz replay since cut to 20 s, Miri 32 s, wasm 59 s).
+///
+/// Issue 40 added the download's check to "exercises" (its offline build shares the registry
+/// crates the exercises' own build compiled; about 70 s here, warm), paid for by Miri and docs,
+/// whose cold runs took 32 s and 66 s.
 const BUDGETS: &[(&str, u64)] = &[
     ("tools", 30),
     ("formatting", 10),
     ("lint", 60),
-    ("docs", 100),
+    ("docs", 80),
     ("clippy", 120),
     ("native and end to end", 800),
-    ("exercises", 60),
+    ("exercises", 150),
     ("loom", 90),
-    ("Miri", 120),
+    ("Miri", 60),
     ("wasm", 100),
 ];
 
@@ -90,8 +94,11 @@ pub fn all(root: &Path) -> Result<()> {
         ),
         (
             "exercises",
-            "the reference solutions pass every grading test; each untouched skeleton fails every one, for its intended reason",
-            Box::new(|| crate::exercises::run(root, &["verify"])),
+            "the reference solutions pass every grading test; each untouched skeleton fails every one, for its intended reason; the same for the site's download, unpacked into an empty folder and graded offline",
+            Box::new(|| {
+                exercises_grader::run(root, &["verify"])?;
+                crate::download::check(root)
+            }),
         ),
         (
             "loom",

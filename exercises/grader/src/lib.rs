@@ -3,6 +3,12 @@
 //! of each one fails, names the next exercise to do, and prints a hint on request. Progress is
 //! what passes: there is no state to lose.
 //!
+//! A crate of its own, not a module of `xtask`, because the exercises' download (issue 40:
+//! `xtask/src/download.rs` packs it for the site) carries it: there, `cargo xtask` is an alias
+//! for this crate's binary, so a reader types the same command as in the repository, and the
+//! download needs none of `xtask`'s dependencies. In the repository `cargo xtask exercises`
+//! calls [`run`].
+//!
 //! - `exercises` or `exercises check` — grade all; `check N` — every test of exercise N.
 //! - `exercises list` — the exercises and their chapters, without grading.
 //! - `exercises hint N` — exercise N's hint.
@@ -12,6 +18,8 @@
 //!
 //! Each exercise is its own test binary, built in one `cargo build --tests --keep-going`: an
 //! exercise that does not compile is reported as such, and the others are still graded.
+
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,6 +38,8 @@ usage: cargo xtask exercises [check [N] | list | hint N | verify]
   verify       the solutions pass and the untouched skeletons fail as intended (cargo xtask test)
 ";
 
+/// Runs the exercises command `args` (what follows `cargo xtask exercises`) in the workspace at
+/// `root` (the repository's, or the download's).
 pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     match args {
         [] | ["check"] => check_all(root),
@@ -321,7 +331,7 @@ fn list() {
 
 fn hint(e: &Exercise) {
     println!(
-        "Exercise {}: {} ({}, chapter book/src/{}.md)\n",
+        "Exercise {}: {} ({}, chapter: {})\n",
         e.number,
         e.title,
         e.student_file(),
@@ -355,7 +365,7 @@ fn check_all(root: &Path) -> Result<()> {
         ),
         Some((e, grade)) => {
             println!(
-                "\nNext: exercise {} — {} ({}; chapter book/src/{}.md)",
+                "\nNext: exercise {} — {} ({}; chapter: {})",
                 e.number,
                 e.title,
                 e.student_file(),
@@ -383,7 +393,7 @@ fn check_one(root: &Path, e: &Exercise) -> Result<()> {
         .find(|(g, _)| g.number == e.number)
         .context("exercise not graded")?;
     println!(
-        "\nExercise {}: {} ({}, chapter book/src/{}.md)\n",
+        "\nExercise {}: {} ({}, chapter: {})\n",
         e.number,
         e.title,
         e.student_file(),
@@ -419,8 +429,21 @@ fn intended(e: &Exercise, message: &str) -> bool {
 }
 
 fn verify(root: &Path) -> Result<()> {
+    ensure!(
+        root.join("exercises/solutions").is_dir(),
+        "the reference solutions are not in {} (the download leaves them out: they are on the \
+         book's Solutions page)",
+        root.display()
+    );
     // The exercise list's own tests (numbers, stems, hints), with the features of the build below.
-    crate::cmd::cargo(&["test", "--package", "exercises", "--lib", "--quiet"]).run()?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    eprintln!("$ cargo test --package exercises --lib --quiet");
+    let status = Command::new(&cargo)
+        .args(["test", "--package", "exercises", "--lib", "--quiet"])
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo")?;
+    ensure!(status.success(), "the exercise list's own tests failed");
     let mut problems = Vec::new();
     let mut tests = 0;
     for (e, grade) in grade_all(root, true)? {
