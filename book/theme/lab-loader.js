@@ -6,6 +6,31 @@
 // import built from mdBook's `path_to_root`. No network beyond this site.
 (function () {
     "use strict";
+    // The code a quiz draws after load (a "does this compile?" snippet) is not on the page when
+    // the build highlights the rest (`xtask/src/highlight.rs`), and the site ships no highlight.js
+    // (issue 40): the quiz asks `hljs.highlightElement`, which colours Rust's comments, strings,
+    // numbers, keywords, macros and types with the classes the build uses. `highlightBlock`, which
+    // mdBook's book.js calls on the blocks already highlighted, stays a no-op.
+    if (window.hljs && !window.hljs.highlightElement) {
+        const TOKEN = /(\/\/[^\n]*)|("(?:\\.|[^"\\])*")|(\b\d[\d_]*(?:\.\d+)?(?:[iu](?:8|16|32|64|128|size)|f32|f64)?\b)|(\b(?:as|break|const|continue|crate|dyn|else|enum|false|fn|for|if|impl|in|let|loop|match|mod|move|mut|pub|ref|return|self|Self|static|struct|super|trait|true|type|unsafe|use|where|while)\b)|(\b[a-z_][a-z0-9_]*!)|(\b[A-Z][A-Za-z0-9_]*\b)/g;
+        const CLASS = [null, "hljs-comment", "hljs-string", "hljs-number", "hljs-keyword", "hljs-built_in", "hljs-type"];
+        window.hljs.highlightElement = function (code) {
+            const text = code.textContent;
+            const out = document.createDocumentFragment();
+            let at = 0;
+            for (const m of text.matchAll(TOKEN)) {
+                out.append(text.slice(at, m.index));
+                const span = document.createElement("span");
+                span.className = CLASS[m.findIndex((g, i) => i > 0 && g !== undefined)];
+                span.textContent = m[0];
+                out.append(span);
+                at = m.index + m[0].length;
+            }
+            out.append(text.slice(at));
+            code.replaceChildren(out);
+            code.classList.add("hljs");
+        };
+    }
     const mounts = document.querySelectorAll("[data-lab-widget], [data-lab-quiz], [data-lab-progress]");
     if (mounts.length === 0) {
         return;

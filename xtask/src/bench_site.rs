@@ -34,7 +34,7 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
         .context("cannot run the e2e crate's bench_site")?;
     ensure!(out.status.success(), "bench_site failed ({})", out.status);
     let mut report: serde_json::Value = serde_json::from_slice(&out.stdout)?;
-    let (id, cpu) = machine();
+    let (id, cpu) = machine(root);
     report["machine"] = serde_json::json!({ "id": id, "cpu": cpu, "cores": cores() });
     let dir = root.join("book/data/site");
     std::fs::create_dir_all(&dir)?;
@@ -54,18 +54,42 @@ pub fn run(root: &Path, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// The machine's id for the report's file name and its CPU model: the model string of
-/// `/proc/cpuinfo` as a slug, with the logical core count (`amd-epyc-processor-2c`).
-fn machine() -> (String, String) {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, m)| m.trim().to_string())
+/// The machine's id for the report's file name and its CPU model. The id is the one the native
+/// bench gave this CPU (`native-bench/src/machine.rs`, issue 41: `amd-zen3-2c`, not the brand
+/// string both Zen 3 and Zen 5 machines print), read from the newest system-allocator file in
+/// `book/data` whose recorded CPU is this one (vendor, family, model, cores); a machine the bench
+/// has not measured yet gets its model string's slug with the core count.
+fn machine(root: &Path) -> (String, String) {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+    };
+    let cpu = field("model name").unwrap_or_else(|| "unknown".into());
+    let (vendor, family, model) = (
+        field("vendor_id").unwrap_or_default(),
+        field("cpu family").and_then(|v| v.parse::<u32>().ok()),
+        field("model").and_then(|v| v.parse::<u32>().ok()),
+    );
+    let measured = bench_data::load_dir(&root.join("book/data"))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|f| {
+            f.run.runtime == bench_data::SYSTEM_RUNTIME
+                && f.machine.logical_cores as usize == cores()
+                && f.machine.cpu.as_ref().is_some_and(|c| {
+                    c.vendor == vendor
+                        && Some(c.family) == family
+                        && (c.model.is_none() || c.model == model)
+                })
         })
-        .unwrap_or_else(|| "unknown".into());
+        .max_by(|a, b| a.run.date.cmp(&b.run.date))
+        .map(|f| f.machine.id);
+    if let Some(id) = measured {
+        return (id, cpu);
+    }
     let mut slug = String::new();
     for c in cpu.to_lowercase().chars() {
         if c.is_ascii_alphanumeric() {
