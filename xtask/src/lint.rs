@@ -482,7 +482,7 @@ The run-time one is within {{#claim x.y < 1.1}} noise.
         assert!(e.contains("size-specialized.md:"), "{e}");
         assert!(e.contains(key) && e.contains("0.800×"), "{e}");
         assert!(
-            e.contains("“At 16 bytes, no repetition"),
+            e.contains("“At 16 bytes, the const-generic rent never"),
             "no sentence named: {e}"
         );
     }
