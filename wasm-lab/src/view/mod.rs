@@ -646,6 +646,27 @@ pub enum Gated {
     Told(Verdict),
 }
 
+impl Gated {
+    /// The slot's parts and its announcement: the question (with the `outcome` behind a
+    /// disclosure on the static page), or the verdict followed by the `outcome`.
+    pub fn parts(self, outcome: Vec<Part>, announce: String, live: bool) -> (Vec<Part>, String) {
+        match self {
+            Gated::Ask(ask, asked) => {
+                let mut parts = vec![ask];
+                if !live {
+                    parts.push(Part::NoScript(outcome));
+                }
+                (parts, asked)
+            }
+            Gated::Told(v) => {
+                let mut parts = vec![Part::Verdict(v)];
+                parts.extend(outcome);
+                (parts, announce)
+            }
+        }
+    }
+}
+
 /// Most tries a prediction gets: a wrong first one gets a nudge and a second try.
 pub const TRIES: usize = 2;
 
@@ -825,20 +846,8 @@ impl Hold {
                 nudge: hint.to_string(),
             })
         };
-        match gate.decide(inputs, grade) {
-            Gated::Ask(ask, asked) => {
-                let mut parts = vec![ask];
-                if !env.live {
-                    parts.push(Part::NoScript(outcome));
-                }
-                (parts, asked)
-            }
-            Gated::Told(v) => {
-                let mut parts = vec![Part::Verdict(v)];
-                parts.extend(outcome);
-                (parts, announce)
-            }
-        }
+        gate.decide(inputs, grade)
+            .parts(outcome, announce, env.live)
     }
 }
 

@@ -5,8 +5,7 @@ use crate::chapter::why_pool::scenario::{Counted, LINE_BUFFER, MAX_ROUNDS, Round
 use crate::input::{InputError, field_number, field_size, parse_number, shown};
 use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, scale};
 use crate::view::{
-    Env, Field, Form, Gate, Gated, Graded, Inputs, Kind, Part, Row, Table, View, Widget, cell, or,
-    pair,
+    Env, Field, Form, Gate, Graded, Inputs, Kind, Part, Row, Table, View, Widget, cell, or, pair,
 };
 use lab_text::f;
 use lab_text::group_digits;
@@ -239,20 +238,9 @@ fn gated(
             ),
         })
     };
-    Ok(match gate.decide(inputs, grade) {
-        Gated::Ask(ask, asked) => {
-            let mut parts = vec![ask];
-            if !env.live {
-                parts.push(Part::NoScript(outcome));
-            }
-            (parts, asked)
-        }
-        Gated::Told(v) => {
-            let mut parts = vec![Part::Verdict(v)];
-            parts.extend(outcome);
-            (parts, announce)
-        }
-    })
+    Ok(gate
+        .decide(inputs, grade)
+        .parts(outcome, announce, env.live))
 }
 
 /// The rounds a drawing shows: enough to see the break-even well before the right edge, at
