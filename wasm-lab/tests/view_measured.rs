@@ -4,7 +4,7 @@
 //! Native only: the wasm build registers the counting allocator itself.
 #![cfg(not(target_arch = "wasm32"))]
 
-use bufpool::alloc_count::CountingAlloc;
+use course_pool::alloc_count::CountingAlloc;
 use wasm_lab::view::{self, Env, Inputs};
 
 #[global_allocator]
@@ -172,7 +172,7 @@ fn chunking_widget_and_quiz_agree_on_the_dotnet_paths() {
             );
         }
         let q = ChunkPath.pose(&mut rng, &page).unwrap();
-        let kind = bufpool::chunk::SourceKind::ALL[q.params.parse::<usize>().unwrap() % 3];
+        let kind = course_pool::chunk::SourceKind::ALL[q.params.parse::<usize>().unwrap() % 3];
         let source = wasm_lab::chapter::chunking::view::source_key(kind);
         let v = view_with(
             "chunking",

@@ -144,6 +144,7 @@ fn newest_input(root: &Path, wasm_opt: Option<&Path>) -> Option<std::time::Syste
     }
     let mut dirs = vec![
         root.join("bufpool"),
+        root.join("course-pool"),
         root.join("wasm-lab"),
         root.join("xtask/src"),
     ];

@@ -48,8 +48,8 @@ pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
     usize::try_from(n).ok()
 }
 
-/// Settings of a [`SharedPool`](super::SharedPool) (and of a shared-engine
-/// [`HandlePool`](super::HandlePool)).
+/// Settings of a [`SharedPool`](super::SharedPool) (and of any front end over a
+/// [`SharedEngine`](super::engine::SharedEngine)).
 ///
 /// ```
 /// use bufpool::pool::SharedConfig;

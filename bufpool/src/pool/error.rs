@@ -53,17 +53,17 @@ pub enum PoolError {
         /// Length that was available.
         length: usize,
     },
-    /// Checked mode: this buffer was returned already and not rented since.
+    /// A checking front end (the course's handle API): this buffer was returned already and not rented since.
     DoubleReturn {
         /// The buffer's id.
         buffer: u64,
     },
-    /// Checked mode: this handle's lease ended (it was returned) and a later lease may be running.
+    /// A checking front end: this handle's lease ended (it was returned) and a later lease may be running.
     UseAfterReturn {
         /// The buffer's id.
         buffer: u64,
     },
-    /// Checked mode: this buffer was never handed out by this pool.
+    /// A checking front end: this buffer was never handed out by this pool.
     NotRented {
         /// The buffer's id.
         buffer: u64,

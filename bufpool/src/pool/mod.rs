@@ -17,25 +17,25 @@
 //!
 //! # Usage
 //!
-//! Two pools, as in .NET, and two APIs over the same engines:
+//! Two pools, as in .NET, over two storage engines ([`engine`]):
 //!
-//! | | ownership API (`Rented` guard) | handle API (`Handle`) |
-//! |---|---|---|
-//! | `ArrayPool<T>.Shared` | [`SharedPool`] | [`HandlePool::new`], [`HandlePool::with_shared`] |
-//! | `ArrayPool<T>.Create()` | [`ConfigurablePool`] | [`HandlePool::with_configurable`] |
+//! | .NET | this crate |
+//! |---|---|
+//! | `ArrayPool<T>.Shared` | [`SharedPool`] |
+//! | `ArrayPool<T>.Create()` | [`ConfigurablePool`] |
 //!
-//! - **Ownership API** — [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the
-//!   requested length, shows the bucket length as [`capacity`](Rented::capacity), carries how much
-//!   was [`written`](Rented::written), and returns itself on drop: on every path, including `?`
-//!   and a panic that unwinds (a build with `panic = "abort"`, such as the course's wasm, never
-//!   unwinds: nothing is returned then). Double return and use after return do not compile (see [`Rented`]). Stale
-//!   data is still possible: a buffer returned without clearing keeps its bytes.
-//! - **Handle API** — [`HandlePool::rent`] returns a [`Handle`], a clonable reference like a C#
-//!   array. It reproduces the .NET hazards exactly: return twice and two later renters share one
-//!   buffer; keep a handle after its return and your writes land in the next renter's data. Every
-//!   access returns a `Result`. This is what the live quizzes run.
-//! - **Checked mode** ([`HandlePool::with_checked`], beyond .NET) turns double return, foreign
-//!   return and use after return into [`PoolError`]s, with generation counters.
+//! [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the requested length, shows the
+//! bucket length as [`capacity`](Rented::capacity), carries how much was
+//! [`written`](Rented::written), and returns itself on drop: on every path, including `?` and a
+//! panic that unwinds (a build with `panic = "abort"`, such as the course's wasm, never unwinds:
+//! nothing is returned then). Double return and use after return do not compile (see
+//! [`Rented`]). Stale data is still possible: a buffer returned without clearing keeps its bytes.
+//! [`SharedPool::rent_boxed`] and [`SharedPool::return_boxed`] are .NET's raw `Rent` and
+//! `Return`, for code ported as it was written.
+//!
+//! The course's handle API (crate `course-pool`: buffers as clonable references like C# arrays,
+//! which reproduces .NET's double return and use after return on purpose, with a checked mode
+//! that reports them) is another front end over the same [`engine`]s.
 //!
 //! # Examples
 //!
@@ -58,13 +58,11 @@
 //! The foreign-buffer rule: a length check, not an origin check.
 //!
 //! ```
-//! use bufpool::pool::{Handle, HandlePool, PoolError};
-//! let pool = HandlePool::<u8>::new();
-//! assert!(pool.return_handle(&Handle::from_vec(vec![0; 128]), false).is_ok());
-//! assert_eq!(
-//!     pool.return_handle(&Handle::from_vec(vec![0; 100]), false),
-//!     Err(PoolError::NotAssociated { length: 100 })
-//! );
+//! use bufpool::pool::{PoolError, SharedPool};
+//! let pool = SharedPool::<u8>::new();
+//! assert!(pool.return_boxed(vec![0; 128].into_boxed_slice(), false).is_ok());
+//! let refused = pool.return_boxed(vec![0; 100].into_boxed_slice(), false).unwrap_err();
+//! assert_eq!(refused.error, PoolError::NotAssociated { length: 100 });
 //! ```
 //!
 //! # Configuration
@@ -113,8 +111,7 @@
 //! (`thread_local` crate: a thread-local read and a few plain loads) on each switch. Partitions (one mutex each) are touched only when the slot is empty on rent or
 //! occupied on return. A pool that clears on return skips the inlined rent (its returns go
 //! out of line for the clearing anyway), so that the guard of a pool that does not clear
-//! carries a bucket the compiler knows and its inlined return skips the bucket test. The handle
-//! API (an `Arc` and a mutex per buffer) and checked mode (atomic leases) are slower by design.
+//! carries a bucket the compiler knows and its inlined return skips the bucket test.
 //!
 //! # Differences from .NET
 //!
@@ -127,13 +124,11 @@
 //!   uninitialized).
 //! - Trimming is an explicit call, not a GC callback.
 
-mod checked;
 mod config;
 mod configurable;
 mod element;
-mod engine;
+pub mod engine;
 mod error;
-mod handle;
 mod layout;
 mod owned;
 mod shared;
@@ -149,7 +144,6 @@ pub use config::{
 pub use configurable::ConfigurablePool;
 pub use element::Element;
 pub use error::{PoolError, checked_len};
-pub use handle::{Handle, HandlePool};
 pub use layout::Layout;
 pub use owned::{Rejected, Rented};
 pub use shared::SharedPool;

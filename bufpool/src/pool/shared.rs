@@ -14,7 +14,8 @@ use std::time::Duration;
 
 static POOL_IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-pub(crate) fn next_pool_id() -> u64 {
+/// A process-unique pool id (the first is 1), shared by every front end's pools.
+pub fn next_pool_id() -> u64 {
     sync::next_id(&POOL_IDS)
 }
 
@@ -31,15 +32,23 @@ const fn const_bucket(n: usize) -> Option<usize> {
 // === impl Pooled ===
 
 /// A buffer type the shared engine keeps, and how a thread's slots hold it: the ownership API's
-/// `Box<[T]>` as a bare pointer ([`BoxSlots`]: its length is its bucket's), the handle API's
-/// buffer (one pointer already) in a [`SlotCell`] ([`CellSlots`]).
-pub(crate) trait Pooled: Send + Sized + 'static {
+/// `Box<[T]>` as a bare pointer (`BoxSlots`: its length is its bucket's), a shared buffer
+/// (an `Arc`, one pointer already) in a `SlotCell` (`CellSlots`). Sealed: the engine's
+/// unsafe slots rely on the implementations here.
+pub trait Pooled: Send + Sized + 'static + sealed::Sealed {
     /// One slot per bucket.
+    #[doc(hidden)]
     type Slots: SlotsOf<Self> + sync::ThreadShared;
 }
 
+mod sealed {
+    pub trait Sealed {}
+    impl<T: super::Element> Sealed for Box<[T]> {}
+    impl<X: Send + Sync + 'static> Sealed for std::sync::Arc<X> {}
+}
+
 /// One thread's slots of one pool, one per bucket (.NET's `t_tlsBuckets`).
-pub(crate) trait SlotsOf<B> {
+pub trait SlotsOf<B> {
     fn new() -> Self;
     /// The buffer in `bucket`'s slot, if any; the slot is then empty.
     fn take(&self, bucket: usize) -> Option<B>;
@@ -83,7 +92,11 @@ impl<T: Element> SlotsOf<Box<[T]>> for BoxSlots<T> {
 
 /// Slots holding the buffer itself, one [`SlotCell`] per bucket (the caller vouches for the
 /// lengths).
-pub(crate) struct CellSlots<B>([SlotCell<B>; BUCKET_COUNT]);
+pub struct CellSlots<B>([SlotCell<B>; BUCKET_COUNT]);
+
+impl<X: Send + Sync + 'static> Pooled for std::sync::Arc<X> {
+    type Slots = CellSlots<Self>;
+}
 
 impl<B> SlotsOf<B> for CellSlots<B> {
     fn new() -> Self {
@@ -166,7 +179,7 @@ type Partitions<B> = Box<[Mutex<Partition<B>>]>;
 // === impl SharedEngine ===
 
 /// Thread slots, then per-core partitions, then allocation.
-pub(crate) struct SharedEngine<B: Pooled> {
+pub struct SharedEngine<B: Pooled> {
     config: SharedConfig,
     /// `buckets[bucket][partition]`.
     buckets: Box<[Partitions<B>]>,
@@ -176,7 +189,8 @@ pub(crate) struct SharedEngine<B: Pooled> {
 }
 
 impl<B: Pooled> SharedEngine<B> {
-    pub(crate) fn new(config: SharedConfig) -> Result<Self, PoolError> {
+    /// An engine with these settings, or the setting that is out of range.
+    pub fn new(config: SharedConfig) -> Result<Self, PoolError> {
         config.validate()?;
         let buckets = (0..BUCKET_COUNT)
             .map(|_| {
@@ -201,7 +215,8 @@ impl<B: Pooled> SharedEngine<B> {
         })
     }
 
-    pub(crate) fn config(&self) -> &SharedConfig {
+    /// The engine's settings.
+    pub fn config(&self) -> &SharedConfig {
         &self.config
     }
 

@@ -1,5 +1,5 @@
 //! Chunking (chapter 7), the scenario: what each chunk costs, by strategy and source kind,
-//! computed by the chunker ([`bufpool::chunk`]) and, for the pooled strategy, by the real shared
+//! computed by the chunker ([`course_pool::chunk`]) and, for the pooled strategy, by the real shared
 //! pool.
 //!
 //! [`table`] is what the `chunking` widget (`web/chunking.rs`) shows: the chunker's `blocks`
@@ -22,14 +22,14 @@
 
 use serde::Serialize;
 
-use bufpool::alloc_count;
 use bufpool::bucket;
-use bufpool::chunk::dotnet::{self, dotnet_array_bytes};
-use bufpool::chunk::{
+use bufpool::pool::SharedPool;
+use course_pool::alloc_count;
+use course_pool::chunk::dotnet::{self, dotnet_array_bytes};
+use course_pool::chunk::{
     Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, predict_blocks,
     run,
 };
-use bufpool::pool::SharedPool;
 use lab_text::{group_digits, n, t, tf};
 
 /// Most elements the widget chunks (16 MB of `i32`).

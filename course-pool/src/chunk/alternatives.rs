@@ -10,7 +10,7 @@ use super::{ChunkError, Element, check_size};
 /// method with `yield return`.
 ///
 /// ```
-/// use bufpool::chunk::UnknownLen;
+/// use course_pool::chunk::UnknownLen;
 /// let it = UnknownLen(0..100);
 /// assert_eq!(it.size_hint(), (0, None));
 /// ```
@@ -38,7 +38,7 @@ impl<I: Iterator> Iterator for UnknownLen<I> {
 /// the crate's tests pin it so a toolchain change is noticed.
 ///
 /// ```
-/// use bufpool::chunk::CollectChunks;
+/// use course_pool::chunk::CollectChunks;
 ///
 /// let chunks: Vec<Vec<i32>> = CollectChunks::new(0..5, 2).unwrap().collect();
 /// assert_eq!(chunks, [vec![0, 1], vec![2, 3], vec![4]]);
@@ -194,7 +194,7 @@ impl<I: Iterator> Fill<I::Item> for IterFill<I> {
 /// abort.
 ///
 /// ```
-/// use bufpool::chunk::{ReusedBuffer, SliceFill};
+/// use course_pool::chunk::{ReusedBuffer, SliceFill};
 ///
 /// let mut chunks = ReusedBuffer::new(SliceFill(&[1, 2, 3, 4, 5]), 2).unwrap();
 /// let mut seen = Vec::new();

@@ -46,7 +46,7 @@
 //! # Examples
 //!
 //! ```
-//! use bufpool::chunk::{run, Mode, Plan, Source, Strategy};
+//! use course_pool::chunk::{run, Mode, Plan, Source, Strategy};
 //!
 //! let data: Vec<i32> = (0..10).collect();
 //! let mut chunks = Vec::new();
@@ -368,7 +368,7 @@ pub struct RunSummary {
 /// # Examples
 ///
 /// ```
-/// use bufpool::chunk::{run, FreeList, Mode, Plan, Source, Strategy};
+/// use course_pool::chunk::{run, FreeList, Mode, Plan, Source, Strategy};
 ///
 /// let data = [1u8, 2, 3, 4, 5];
 /// let mut pool = FreeList::with_capacity(4);

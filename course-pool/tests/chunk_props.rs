@@ -5,8 +5,8 @@
 
 use std::alloc::System;
 
-use bufpool::alloc_count::{self, AllocStats, CountingAlloc};
-use bufpool::chunk::{
+use course_pool::alloc_count::{self, AllocStats, CountingAlloc};
+use course_pool::chunk::{
     Element, FreeList, Mode, Plan, RunSummary, Source, SourceKind, Strategy, predict_blocks, run,
 };
 use proptest::prelude::*;
@@ -96,8 +96,8 @@ fn predicted(
     for index in 0..len.div_ceil(size) {
         for b in predict_blocks(strategy, kind, len, size, elem, index).unwrap() {
             match b {
-                bufpool::chunk::Block::Alloc(_) => total.0 += 1,
-                bufpool::chunk::Block::Realloc(_) => total.1 += 1,
+                course_pool::chunk::Block::Alloc(_) => total.0 += 1,
+                course_pool::chunk::Block::Realloc(_) => total.1 += 1,
             }
             total.2 += (b.len() * elem) as u64;
         }

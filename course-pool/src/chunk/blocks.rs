@@ -15,8 +15,8 @@
 //!
 //! ```
 //! use std::alloc::System;
-//! use bufpool::alloc_count::CountingAlloc;
-//! use bufpool::chunk::{blocks, SourceKind, Strategy};
+//! use course_pool::alloc_count::CountingAlloc;
+//! use course_pool::chunk::{blocks, SourceKind, Strategy};
 //!
 //! #[global_allocator]
 //! static A: CountingAlloc<System> = CountingAlloc::new(System);
@@ -218,7 +218,7 @@ impl fmt::Display for BlocksReport {
 /// [`ChunkError::ZeroSize`] and [`ChunkError::Unsupported`], as [`run`] would.
 ///
 /// ```
-/// use bufpool::chunk::{predict_blocks, Block, SourceKind, Strategy};
+/// use course_pool::chunk::{predict_blocks, Block, SourceKind, Strategy};
 ///
 /// let b = predict_blocks(Strategy::DotnetEnumerablePath, SourceKind::Vec, 10, 100, 4, 0).unwrap();
 /// assert_eq!(b, [Block::Alloc(4), Block::Alloc(8), Block::Alloc(16), Block::Alloc(10)]);

@@ -8,7 +8,7 @@
 //! power-of-two bucket and keeps what is given back for the next chunk.
 //!
 //! ```
-//! use bufpool::chunk::{run, Mode, Plan, Source, Strategy};
+//! use course_pool::chunk::{run, Mode, Plan, Source, Strategy};
 //! use bufpool::pool::SharedPool;
 //!
 //! let data: Vec<i32> = (0..50_000).collect();
@@ -29,7 +29,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::Element;
-use crate::pool::{self, SharedPool};
+use bufpool::pool::{self, SharedPool};
 
 /// A source of reusable buffers.
 ///
@@ -79,7 +79,7 @@ impl std::error::Error for RentError {}
 /// long as no more than `with_capacity`'s buffers are kept (the stack itself grows otherwise).
 ///
 /// ```
-/// use bufpool::chunk::{FreeList, RentBuffer};
+/// use course_pool::chunk::{FreeList, RentBuffer};
 ///
 /// let mut pool = FreeList::<u8>::with_capacity(1);
 /// let mut a = pool.rent(3).unwrap();
@@ -150,9 +150,9 @@ impl<T: Element + pool::Element> RentBuffer<T> for SharedPool<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bucket::{bucket_length, select_bucket_index};
     use crate::chunk::{Mode, Plan, Source, Strategy, run};
-    use crate::pool::SharedConfig;
+    use bufpool::bucket::{bucket_length, select_bucket_index};
+    use bufpool::pool::SharedConfig;
 
     fn plan(size: usize, mode: Mode) -> Plan {
         Plan {
