@@ -48,8 +48,9 @@
 //!
 //! # Safety and correctness
 //!
-//! `unsafe` lives in two places of [`pool`] (the per-thread cache and a thread's slots, each with
-//! its SAFETY argument; see [`pool`]'s "Safety and correctness"). Every misuse is a typed error with a message; no input makes the pool panic.
+//! `unsafe` lives in three places of [`pool`] (the per-thread cache, a thread's slots and the
+//! table of shared pools, each with its SAFETY argument; see [`pool`]'s "Safety and
+//! correctness"). Every misuse is a typed error with a message; no input makes the pool panic.
 //! Tests: unit tests, a model-based proptest (in `course-pool`, whose handle API drives both
 //! engines: `course-pool/tests/pool_model.rs`), loom models
 //! (`tests/pool_loom.rs` under `--cfg loom`), a stress test, Miri over the pool's unit tests, the

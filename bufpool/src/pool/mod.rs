@@ -80,7 +80,8 @@
 //!
 //! # Safety and correctness
 //!
-//! `unsafe` in two places, each with its SAFETY argument. In `sync.rs`: the per-thread cache in
+//! `unsafe` in three places, each with its SAFETY argument. In `registry.rs`: the table behind
+//! [`SharedPool::shared`] hands out the pool it made for a type id as that type. In `sync.rs`: the per-thread cache in
 //! front of the thread-slot table dereferences the pointer it remembered, and a thread's slots for
 //! boxed buffers (`BoxSlots`) keep a bare pointer per bucket and rebuild the box with the bucket's
 //! length. In `owned.rs`/`shared.rs`: a guard's `Back` is the one made for its buffer, so the
@@ -131,6 +132,8 @@ pub mod engine;
 mod error;
 mod layout;
 mod owned;
+#[cfg(not(loom))]
+mod registry;
 mod shared;
 mod stats;
 mod sync;

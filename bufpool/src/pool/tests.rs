@@ -177,6 +177,36 @@ fn shared_instance_is_per_type() {
     assert_eq!(a.id(), SharedPool::<u8>::shared().id());
 }
 
+/// Threads that ask for the shared pools of several types at once, each type first on a
+/// different thread, agree on one pool per type (the registry's copy-on-write publication).
+#[test]
+fn shared_instances_are_one_per_type_across_threads() {
+    #[derive(Clone, Default)]
+    struct A;
+    #[derive(Clone, Default)]
+    struct B(#[allow(dead_code, reason = "a distinct element type")] u32);
+    fn ids() -> [u64; 4] {
+        [
+            SharedPool::<A>::shared().id(),
+            SharedPool::<B>::shared().id(),
+            SharedPool::<u16>::shared().id(),
+            SharedPool::<String>::shared().id(),
+        ]
+    }
+    let threads: Vec<_> = (0..3).map(|_| std::thread::spawn(ids)).collect();
+    let here = ids();
+    for t in threads {
+        assert_eq!(t.join().unwrap(), here);
+    }
+    let mut distinct = here.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4, "one pool per element type");
+    let pool = SharedPool::<u16>::shared();
+    drop(pool.rent(10).unwrap());
+    assert_eq!(pool.stats().retained_buffers(), 1);
+}
+
 #[test]
 fn threads_have_their_own_slots() {
     let pool = SharedPool::<u8>::with_config(small(2, 4)).unwrap();
