@@ -27,8 +27,8 @@ use bufpool::pool::SharedPool;
 use course_pool::alloc_count;
 use course_pool::chunk::dotnet::{self, dotnet_array_bytes};
 use course_pool::chunk::{
-    Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, predict_blocks,
-    run,
+    Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, growth_steps,
+    predict_blocks, run,
 };
 use lab_text::{group_digits, n, t, tf};
 
@@ -219,11 +219,16 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
         if len == 0 {
             Vec::new()
         } else {
-            let want = match source {
-                SourceKind::Yielded => usize_,
-                _ => usize_.min(ulen),
+            // A source of unknown length grows the first chunk's buffer a bucket at a time
+            // (course_pool::chunk::growth_steps); a slice asks once for what the chunk needs.
+            let wants = match source {
+                SourceKind::Yielded => growth_steps(usize_.min(ulen), usize_),
+                _ => vec![usize_.min(ulen)],
             };
-            vec![Block::Alloc(bucket::round(want).length())]
+            wants
+                .into_iter()
+                .map(|want| Block::Alloc(bucket::round(want).length()))
+                .collect()
         }
     } else {
         predict_blocks(strategy, source, ulen, usize_, 4, 0).map_err(|e| e.to_string())?
