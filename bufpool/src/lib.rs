@@ -35,7 +35,9 @@
 //! # Configuration
 //!
 //! [`SharedConfig`](pool::SharedConfig) sets partitions and buffers per partition (and reads
-//! .NET's own environment overrides); [`ConfigurableConfig`](pool::ConfigurableConfig) the
+//! .NET's own environment overrides when asked to:
+//! [`SharedConfig::from_env`](pool::SharedConfig::from_env), given to
+//! [`SharedPool::init_shared`](pool::SharedPool::init_shared)); [`ConfigurableConfig`](pool::ConfigurableConfig) the
 //! configurable pool's maximum length and buffers per bucket. See [`pool`]'s "Configuration".
 //!
 //! # Comparison with similar crates

@@ -53,6 +53,12 @@ pub enum PoolError {
         /// Length that was available.
         length: usize,
     },
+    /// [`SharedPool::init_shared`](super::SharedPool::init_shared) after the process-wide pool
+    /// for the element type was made.
+    SharedExists {
+        /// The existing pool's id.
+        pool: u64,
+    },
     /// A checking front end (the course's handle API): this buffer was returned already and not rented since.
     DoubleReturn {
         /// The buffer's id.
@@ -104,6 +110,11 @@ impl fmt::Display for PoolError {
                 f,
                 "elements {start}..{} are outside the buffer of length {length}",
                 start.saturating_add(count)
+            ),
+            PoolError::SharedExists { pool } => write!(
+                f,
+                "the shared pool for this element type already exists (pool #{pool}): \
+                 init_shared must come before the first shared()"
             ),
             PoolError::DoubleReturn { buffer } => write!(
                 f,

@@ -71,8 +71,11 @@
 //! buffers per partition per bucket `M` (default 32) and a default clear-on-return policy; with
 //! every buffer of one size returned the pool keeps `1 + P × M` of them.
 //! [`SharedConfig::from_env`] reads .NET's own overrides, [`ENV_MAX_PARTITION_COUNT`] (capped at
-//! the processor count) and [`ENV_MAX_ARRAYS_PER_PARTITION`]; [`parse_env_count`] is the pure
-//! parser. [`ConfigurableConfig`] sets the configurable pool's maximum length (default 1,048,576,
+//! the processor count) and [`ENV_MAX_ARRAYS_PER_PARTITION`], trimming spaces as .NET does;
+//! [`parse_env_count`] is the pure parser. Nothing reads the environment unasked: the
+//! process-wide [`SharedPool::shared`] uses the defaults unless
+//! [`SharedPool::init_shared`] gave it settings first (`init_shared(SharedConfig::from_env())`
+//! to follow .NET's variables). [`ConfigurableConfig`] sets the configurable pool's maximum length (default 1,048,576,
 //! clamped to 16 … 2^30 and rounded up to a bucket) and buffers per bucket (default 50).
 //!
 //! Trimming ([`SharedPool::trim`]) takes a [`MemoryPressure`] and an explicit clock, following

@@ -52,10 +52,18 @@ pub(crate) fn find<T: Send + Sync + 'static>() -> Option<&'static T> {
 #[cold]
 #[inline(never)]
 pub(crate) fn get_or_insert<T: Send + Sync + 'static>(make: impl FnOnce() -> T) -> &'static T {
+    insert(make).unwrap_or_else(|existing| existing)
+}
+
+/// Makes the item for type `T` with `make` and publishes it, or gives back the one made before
+/// (and does not call `make`).
+pub(crate) fn insert<T: Send + Sync + 'static>(
+    make: impl FnOnce() -> T,
+) -> Result<&'static T, &'static T> {
     // Poisoning: a `make` that panicked published nothing, so the table is whole.
     let _writer = WRITER.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(item) = find::<T>() {
-        return item;
+        return Err(item);
     }
     let item: &'static T = Box::leak(Box::new(make()));
     let old = TABLE.load(Ordering::Acquire);
@@ -70,5 +78,5 @@ pub(crate) fn get_or_insert<T: Send + Sync + 'static>(make: impl FnOnce() -> T) 
         _replaced: old,
     };
     TABLE.store(Box::into_raw(Box::new(table)), Ordering::Release);
-    item
+    Ok(item)
 }

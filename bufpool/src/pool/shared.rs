@@ -705,8 +705,11 @@ impl<T: Element> SharedPool<T> {
         out
     }
 
-    /// The process-wide pool for element type `T`, created on first use with
-    /// [`SharedConfig::from_env`] (like .NET's `ArrayPool<T>.Shared`).
+    /// The process-wide pool for element type `T` (.NET's `ArrayPool<T>.Shared`), made on first
+    /// use with [`SharedConfig::default`], or with the settings given to
+    /// [`init_shared`](Self::init_shared) before that. The environment is not read: .NET's
+    /// `DOTNET_SYSTEM_BUFFERS_*` variables apply only when asked for
+    /// (`init_shared(SharedConfig::from_env())`).
     ///
     /// Cheap enough to call on every rent, as .NET code reads `ArrayPool<T>.Shared`: after the
     /// first call for `T`, one atomic load and a compare of type ids, no lock (Rust has no generic
@@ -725,10 +728,34 @@ impl<T: Element> SharedPool<T> {
     pub fn shared() -> &'static Self {
         match super::registry::find::<Self>() {
             Some(pool) => pool,
-            None => {
-                super::registry::get_or_insert(|| Self::from_env().unwrap_or_else(|_| Self::new()))
-            }
+            None => super::registry::get_or_insert(Self::new),
         }
+    }
+
+    /// Makes the process-wide pool for `T` ([`shared`](Self::shared)) with `config`: call it
+    /// before the first `shared()` for `T`, e.g. at startup. It is made once, as .NET reads its
+    /// settings once: a later call is [`PoolError::SharedExists`], and the pool keeps its
+    /// settings.
+    ///
+    /// To follow .NET's environment variables ([`ENV_MAX_PARTITION_COUNT`](super::ENV_MAX_PARTITION_COUNT),
+    /// [`ENV_MAX_ARRAYS_PER_PARTITION`](super::ENV_MAX_ARRAYS_PER_PARTITION)), opt in with
+    /// [`SharedConfig::from_env`]:
+    ///
+    /// ```
+    /// use bufpool::pool::{PoolError, SharedConfig, SharedPool};
+    /// #[derive(Clone, Default)]
+    /// struct Sample(u32);
+    /// let pool = SharedPool::<Sample>::init_shared(SharedConfig::from_env()).unwrap();
+    /// assert_eq!(pool.id(), SharedPool::<Sample>::shared().id());
+    /// let again = SharedPool::<Sample>::init_shared(SharedConfig::default());
+    /// assert!(matches!(again, Err(PoolError::SharedExists { .. })));
+    /// ```
+    #[cfg(not(loom))]
+    pub fn init_shared(config: SharedConfig) -> Result<&'static Self, PoolError> {
+        let pool = Self::with_config(config)?;
+        super::registry::insert(|| pool).map_err(|existing| PoolError::SharedExists {
+            pool: existing.id(),
+        })
     }
 }
 
