@@ -156,5 +156,20 @@ pub use shared::SharedPool;
 pub use stats::{BucketStats, PoolStats};
 pub use trim::MemoryPressure;
 
+/// The pools, their settings and their guard cross threads as a user expects: checked at compile
+/// time, so a change that loses `Send` or `Sync` fails the build instead of a user's.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    const fn send<T: Send>() {}
+    send_sync::<SharedPool<u8>>();
+    send_sync::<SharedPool<String>>();
+    send_sync::<ConfigurablePool<u8>>();
+    send_sync::<SharedConfig>();
+    send_sync::<ConfigurableConfig>();
+    send_sync::<PoolStats>();
+    send_sync::<PoolError>();
+    send::<Rented<'static, u8>>();
+};
+
 #[cfg(test)]
 mod tests;
