@@ -93,10 +93,20 @@
 //! through all of it, including pools used in turn, `clear_all_threads` and exiting threads.
 //! Every misuse is a [`PoolError`] with a message a reader understands;
 //! no input makes the pool panic (allocation failures are errors too). Tests: a model-based
-//! proptest against a reference model (`tests/pool_model.rs`), loom models of the partition and
-//! thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a multi-threaded stress test, Miri
-//! over the unit tests, the article's scenarios (`tests/pool_scenarios.rs`), and `compile_fail`
-//! doc tests for the ownership guard. Commands:
+//! proptest against a reference model (in `course-pool`: `course-pool/tests/pool_model.rs`),
+//! loom models of the partition and thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a
+//! multi-threaded stress test, Miri over the unit tests, the article's scenarios
+//! (`tests/pool_scenarios.rs`), and `compile_fail` doc tests for the ownership guard.
+//!
+//! **What loom does not cover.** Under `--cfg loom` the partitions' mutexes and the counters are
+//! loom's, so loom explores the interleavings of the partition logic as it ships. The per-thread
+//! storage is not: a thread's slot (`SlotCell`), its trimming stamp (`StampCell`) and its slots
+//! of boxes (`BoxSlots`) become mutex-backed stand-ins, and the per-thread table (`ThreadStore`,
+//! over the `thread_local` crate, with its cached pointer) becomes a locked list. So the unsafe
+//! code that ships — the cached pointer's dereference, the bare pointers of `BoxSlots`, the
+//! trusted bucket of a guard's return, the table of [`SharedPool::shared`] — is never
+//! model-checked by loom; Miri alone checks it, over the unit tests (natively: the stress test
+//! of exiting threads). Commands:
 //!
 //! ```text
 //! cargo test -p bufpool
