@@ -6,7 +6,8 @@
 //! file is not deleted when the pool changes, it is marked as measuring older code until its
 //! machine is measured again.
 //!
-//! What is hashed ([`INPUTS`]): the sources of the code the bench times (`bufpool/`, and the
+//! What is hashed ([`INPUTS`]): the sources of the code the bench times (`bufpool/` and
+//! `course-pool/`, and the
 //! bench itself, `native-bench/`, `wasm-bench/` and their paired rounds `bench-paired/`, whose
 //! loops are part of every figure), the
 //! build settings (the workspace manifest's `[profile.*]` sections, `rust-toolchain.toml`,
@@ -30,6 +31,8 @@ use std::path::{Path, PathBuf};
 pub const INPUTS: &[&str] = &[
     "bufpool/Cargo.toml",
     "bufpool/src",
+    "course-pool/Cargo.toml",
+    "course-pool/src",
     "bench-paired/Cargo.toml",
     "bench-paired/src",
     "native-bench/Cargo.toml",

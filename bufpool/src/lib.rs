@@ -1,25 +1,20 @@
-//! A buffer pool and a chunker, ported from .NET's `ArrayPool<T>` and `Enumerable.Chunk`, with a
-//! counting allocator to see what each of them allocates.
+//! A buffer pool, ported from .NET's `ArrayPool<T>`.
 //!
 //! A buffer pool hands out buffers of power-of-two *bucket* lengths and takes them back for the
-//! next renter, so code that needs a buffer per request allocates once instead of every time. A
-//! chunker splits a sequence into batches, and how it builds each batch decides what it allocates.
-//! This crate is the code the course *Pools & Chunks* teaches: its widgets and quizzes run it (in
-//! WebAssembly), its bench measures it and its tests check it.
+//! next renter, so code that needs a buffer per request allocates once instead of every time.
+//! This crate is the pool the course *Pools & Chunks* teaches: its widgets and quizzes run it (in
+//! WebAssembly), its bench measures it and its tests check it. The course's own parts (the handle
+//! API that reproduces .NET's hazards, the `Chunk` port, the counting allocator, the bench's
+//! statistics) are the crate `course-pool`, a front end over [`pool::engine`].
 //!
 //! # Usage
 //!
 //! - [`pool`]: [`SharedPool`](pool::SharedPool) (.NET's `ArrayPool<T>.Shared`) and
 //!   [`ConfigurablePool`](pool::ConfigurablePool) (`ArrayPool<T>.Create()`), each with an
 //!   ownership API (a [`Rented`](pool::Rented) guard that returns itself on drop, so double return
-//!   and use after return do not compile) and a handle API ([`HandlePool`](pool::HandlePool),
-//!   which reproduces .NET's hazards, with a checked mode that reports them).
+//!   and use after return do not compile); [`pool::engine`], the storage engines under them, for
+//!   a front end that keeps another buffer type.
 //! - [`bucket`]: which bucket serves a request (`log2((n - 1) | 15) - 3`, length `16 << index`).
-//! - [`chunk`]: both paths of .NET's `Chunk` and the Rust alternatives (slices, a reused buffer, a
-//!   pooled buffer), with the [`blocks`](chunk::blocks) report of what each chunk allocates.
-//! - [`alloc_count`]: a counting global allocator and [`measure`](alloc_count::measure), natively
-//!   and in wasm.
-//! - [`stats`]: the median and the robust noise of a sample, defined once for every measurement.
 //!
 //! # Examples
 //!
@@ -35,12 +30,14 @@
 //! assert_eq!(pool.stats().allocated(), 1); // one buffer was ever allocated
 //! ```
 //!
-//! More in `examples/` (`cargo run -p bufpool --example rent_return`) and in each module.
+//! More in each module.
 //!
 //! # Configuration
 //!
 //! [`SharedConfig`](pool::SharedConfig) sets partitions and buffers per partition (and reads
-//! .NET's own environment overrides); [`ConfigurableConfig`](pool::ConfigurableConfig) the
+//! .NET's own environment overrides when asked to:
+//! [`SharedConfig::from_env`](pool::SharedConfig::from_env), given to
+//! [`SharedPool::init_shared`](pool::SharedPool::init_shared)); [`ConfigurableConfig`](pool::ConfigurableConfig) the
 //! configurable pool's maximum length and buffers per bucket. See [`pool`]'s "Configuration".
 //!
 //! # Comparison with similar crates
@@ -53,10 +50,11 @@
 //!
 //! # Safety and correctness
 //!
-//! `unsafe` lives in two places of [`pool`] (the per-thread cache and a thread's slots, each with
-//! its SAFETY argument; see [`pool`]'s "Safety and correctness") and in [`alloc_count`]'s
-//! `GlobalAlloc`. Every misuse is a typed error with a message; no input makes the pool panic.
-//! Tests: unit tests, a model-based proptest (`tests/pool_model.rs`), loom models
+//! `unsafe` lives in three places of [`pool`] (the per-thread cache, a thread's slots and the
+//! table of shared pools, each with its SAFETY argument; see [`pool`]'s "Safety and
+//! correctness"). Every misuse is a typed error with a message; no input makes the pool panic.
+//! Tests: unit tests, a model-based proptest (in `course-pool`, whose handle API drives both
+//! engines: `course-pool/tests/pool_model.rs`), loom models
 //! (`tests/pool_loom.rs` under `--cfg loom`), a stress test, Miri over the pool's unit tests, the
 //! articles' scenarios, and `compile_fail` doc tests for the guard.
 //!
@@ -67,14 +65,10 @@
 //!
 //! # Implementation notes
 //!
-//! Where this port differs from .NET and why: [`pool`]'s "Differences from .NET", and
-//! [`chunk`]'s "Bytes: Rust versus .NET".
+//! Where this port differs from .NET and why: [`pool`]'s "Differences from .NET".
 
-pub mod alloc_count;
 pub mod bucket;
-pub mod chunk;
 pub mod pool;
-pub mod stats;
 
 /// The README's example, compiled and run as a doc test so it cannot drift.
 #[doc = include_str!("../README.md")]

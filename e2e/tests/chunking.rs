@@ -3,9 +3,9 @@
 mod common;
 
 use anyhow::{Result, ensure};
-use bufpool::chunk::dotnet::dotnet_array_bytes;
-use bufpool::chunk::{SourceKind, Strategy, predict_blocks};
 use common::{absent, choose, error_says, explains, fresh_rng, no_error, num, reveal};
+use course_pool::chunk::dotnet::dotnet_array_bytes;
+use course_pool::chunk::{SourceKind, Strategy, predict_blocks};
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::chapter::chunking::scenario::pooled_first_bytes;

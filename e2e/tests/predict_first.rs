@@ -8,8 +8,8 @@
 mod common;
 
 use anyhow::{Context, Result, ensure};
-use bufpool::alloc_count::CountingAlloc;
 use common::{absent, click, predict};
+use course_pool::alloc_count::CountingAlloc;
 use e2e::Browser;
 use e2e::thirtyfour::prelude::*;
 use wasm_lab::view::{self, Env, Inputs, View};

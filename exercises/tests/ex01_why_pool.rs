@@ -12,7 +12,7 @@ mod ex;
 
 use std::alloc::System;
 
-use bufpool::alloc_count::{CountingAlloc, measure};
+use course_pool::alloc_count::{CountingAlloc, measure};
 use ex::OnePool;
 
 #[global_allocator]

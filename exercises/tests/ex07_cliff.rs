@@ -1,5 +1,5 @@
 //! Grades exercise 7 (`src/ex07_cliff.rs`): .NET's LOH edge (checked against
-//! `bufpool::chunk::dotnet::in_loh`) and glibc's size rule with its moving threshold.
+//! `course_pool::chunk::dotnet::in_loh`) and glibc's size rule with its moving threshold.
 
 mod support;
 
@@ -11,7 +11,7 @@ mod support;
 )]
 mod ex;
 
-use bufpool::chunk::dotnet::in_loh;
+use course_pool::chunk::dotnet::in_loh;
 use ex::{Malloc, chunk_size, first_loh_length};
 
 #[test]

@@ -13,8 +13,8 @@ mod ex;
 
 use std::alloc::System;
 
-use bufpool::alloc_count::{AllocStats, CountingAlloc, measure};
-use bufpool::chunk::dotnet::EnumerableChunkIterator;
+use course_pool::alloc_count::{AllocStats, CountingAlloc, measure};
+use course_pool::chunk::dotnet::EnumerableChunkIterator;
 use ex::{ZeroSize, chunk_like_dotnet, first_chunk_arrays};
 
 #[global_allocator]

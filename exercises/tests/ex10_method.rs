@@ -1,4 +1,4 @@
-//! Grades exercise 10 (`src/ex10_method.rs`): the statistics against `bufpool::stats`, the gate
+//! Grades exercise 10 (`src/ex10_method.rs`): the statistics against `course_pool::stats`, the gate
 //! against `bench_data::gate`, the functions the bench and the book use.
 
 mod support;
@@ -27,7 +27,7 @@ fn samples() -> Vec<Vec<f64>> {
 fn lab_median(xs: &[f64]) -> f64 {
     let mut sorted = xs.to_vec();
     sorted.sort_by(f64::total_cmp);
-    bufpool::stats::median_of_sorted(&sorted)
+    course_pool::stats::median_of_sorted(&sorted)
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn step2_the_robust_noise() {
         "one far outlier does not move it"
     );
     for xs in samples() {
-        let want = bufpool::stats::robust_cv(&xs, lab_median(&xs));
+        let want = course_pool::stats::robust_cv(&xs, lab_median(&xs));
         let got = robust_cv(&xs).expect("samples are there");
         assert!(
             (got - want).abs() < 1e-12,

@@ -24,8 +24,8 @@ pub use quiz::quiz;
 // The why-pool and chunking widgets count allocations, as in the browser: the counting allocator
 // must be the global one wherever these contracts run (fuzz binaries, the replay test).
 #[global_allocator]
-static GLOBAL: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
-    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
+static GLOBAL: course_pool::alloc_count::CountingAlloc<std::alloc::System> =
+    course_pool::alloc_count::CountingAlloc::new(std::alloc::System);
 
 /// A target's contract: panics when the parser breaks it.
 pub type Contract = fn(&[u8]);

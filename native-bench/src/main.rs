@@ -29,13 +29,13 @@ mod words;
 use measure::{Mode, Session};
 
 /// Every allocation of the bench is counted, so suites can report exact bytes and allocations
-/// (`bufpool::alloc_count::measure`). It forwards to the build's allocator: `System` (glibc's
+/// (`course_pool::alloc_count::measure`). It forwards to the build's allocator: `System` (glibc's
 /// malloc) by default — which the glibc probes (`glibc::vec_is_mmapped` and its callers, `unsafe`
 /// for this reason) rely on, so a build with another allocator runs only [`suites::ALLOCATOR`]'s
 /// suites — or mimalloc / jemalloc with the features `alloc-mimalloc` / `alloc-jemalloc`.
 #[global_allocator]
-static ALLOC: bufpool::alloc_count::CountingAlloc<Inner> =
-    bufpool::alloc_count::CountingAlloc::new(INNER);
+static ALLOC: course_pool::alloc_count::CountingAlloc<Inner> =
+    course_pool::alloc_count::CountingAlloc::new(INNER);
 
 #[cfg(feature = "alloc-mimalloc")]
 type Inner = mimalloc::MiMalloc;

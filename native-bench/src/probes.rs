@@ -2,8 +2,8 @@
 //! Each prints one result line ([`crate::child`]'s protocol) and exits.
 
 use anyhow::{Result, bail};
-use bufpool::alloc_count::{AllocStats, measure};
 use bufpool::pool::SharedPool;
+use course_pool::alloc_count::{AllocStats, measure};
 use serde::{Deserialize, Serialize};
 
 use crate::{child, glibc};

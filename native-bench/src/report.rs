@@ -2,9 +2,9 @@
 //! allocator does), printed as a table or as JSON.
 
 use anyhow::{Result, anyhow, bail};
-use bufpool::chunk::{SourceKind, blocks};
 use bufpool::pool::{PoolError, SharedConfig, SharedPool};
 use clap::Subcommand;
+use course_pool::chunk::{SourceKind, blocks};
 use lab_text::group_digits;
 use serde::Serialize;
 use wasm_lab::chapter::return_contract::scenario as return_contract;

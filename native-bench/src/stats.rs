@@ -10,7 +10,7 @@
 //! measure still grows when many samples scatter (a bimodal or drifting timing), which is
 //! what makes a median untrustworthy.
 
-use bufpool::stats::{median_of_sorted, robust_cv, usable_sorted};
+use course_pool::stats::{median_of_sorted, robust_cv, usable_sorted};
 
 use crate::measure::Stats;
 

@@ -6,10 +6,10 @@
 //! suites, so a group's first rounds pay for the pool's warm-up in both runtimes alike.
 
 use bench_paired::{Clock, Group, Plan};
-use bufpool::chunk::{
+use bufpool::pool::SharedPool;
+use course_pool::chunk::{
     self, Mode, Plan as ChunkPlan, RentBuffer, RentError, Source, SourceKind, Strategy,
 };
-use bufpool::pool::SharedPool;
 
 use crate::{GroupSamples, MemberSamples, Ratio, clock};
 

@@ -52,8 +52,8 @@ pub fn widget_names() -> impl Iterator<Item = &'static str> {
 // register the allocator themselves (see `alloc_count`).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static GLOBAL: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
-    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
+static GLOBAL: course_pool::alloc_count::CountingAlloc<std::alloc::System> =
+    course_pool::alloc_count::CountingAlloc::new(std::alloc::System);
 
 #[cfg(test)]
 mod tests {

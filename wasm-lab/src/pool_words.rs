@@ -3,8 +3,8 @@
 //! the bench's fingerprint covers it); the lab shows readers the same facts through its catalog.
 //! The English here is `bufpool`'s `Display`, word for word (a test checks every variant).
 
-use bufpool::chunk::ChunkError;
 use bufpool::pool::PoolError;
+use course_pool::chunk::ChunkError;
 use lab_text::{t, tf};
 
 /// `e` as a reader reads it, in the page's language.
@@ -90,8 +90,8 @@ pub fn chunk_error(e: &ChunkError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bufpool::chunk::RentError;
-    use bufpool::chunk::{SourceKind, Strategy};
+    use course_pool::chunk::RentError;
+    use course_pool::chunk::{SourceKind, Strategy};
 
     #[test]
     fn the_english_is_the_librarys_own() {

@@ -11,9 +11,9 @@
 // linked here, though this test names only the pool's modules.
 extern crate wasm_lab;
 
-use bufpool::alloc_count::{self, measure};
-use bufpool::chunk::dotnet::EnumerableChunkIterator;
-use bufpool::chunk::{
+use course_pool::alloc_count::{self, measure};
+use course_pool::chunk::dotnet::EnumerableChunkIterator;
+use course_pool::chunk::{
     Mode, Plan, Source, SourceKind, Strategy, UnknownLen, blocks, predict_blocks, run,
 };
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

@@ -491,7 +491,7 @@ mod tests {
             .into_iter()
             .map(|c| c.name)
             .collect();
-        for needed in ["exercises", "exercises-grader", "bufpool"] {
+        for needed in ["exercises", "exercises-grader", "bufpool", "course-pool"] {
             assert!(names.iter().any(|n| n == needed), "{names:?}");
         }
         for left_out in ["xtask", "wasm-lab", "mdbook-lab", "native-bench", "e2e"] {

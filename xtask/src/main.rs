@@ -80,8 +80,8 @@ usage: cargo xtask <command>
 // chunking widgets' default state by counting allocations, as the browser does: the counting
 // allocator must be the global one here too (as in `mdbook-lab`'s own binary).
 #[global_allocator]
-static GLOBAL: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
-    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
+static GLOBAL: course_pool::alloc_count::CountingAlloc<std::alloc::System> =
+    course_pool::alloc_count::CountingAlloc::new(std::alloc::System);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

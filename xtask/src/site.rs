@@ -152,7 +152,11 @@ fn newest_input(root: &Path, wasm_opt: Option<&Path>) -> Option<std::time::Syste
     ] {
         newest = newest.max(std::fs::metadata(f).ok()?.modified().ok()?);
     }
-    let mut dirs = vec![root.join("bufpool"), root.join("wasm-lab")];
+    let mut dirs = vec![
+        root.join("bufpool"),
+        root.join("course-pool"),
+        root.join("wasm-lab"),
+    ];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).ok()? {
             let entry = entry.ok()?;

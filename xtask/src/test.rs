@@ -2,8 +2,8 @@
 //!
 //! The steps are ordered so that builds are shared where the flags allow: rustdoc and clippy
 //! reuse the dependencies' metadata (`check` builds, same profile and flags), and loom and Miri
-//! build only `bufpool` and its few dependencies (loom in a quick-to-compile profile). Tools are
-//! installed first, in a step of their own, so that a fresh machine's one-time installs (minutes:
+//! build only `bufpool` (loom also `course-pool`) and their few dependencies (loom in a
+//! quick-to-compile profile). Tools are installed first, in a step of their own, so that a fresh machine's one-time installs (minutes:
 //! see `tools.rs`) are not mistaken for a test step growing.
 //!
 //! The native tests and the end-to-end tests run in one `cargo test --workspace` (without the
@@ -107,6 +107,8 @@ pub fn all(root: &Path) -> Result<()> {
                 // Its own target dir: `--cfg loom` would otherwise rebuild everything twice.
                 // Profile `loom`: optimized like release, without its slow LTO and single
                 // codegen unit (see Cargo.toml).
+                // The shared engine driven through the owned guard (`bufpool`) and through the
+                // course's handles (`course-pool`), in one build.
                 let dir = site::target_dir(root).join("loom");
                 cmd::cargo(&[
                     "test",
@@ -114,6 +116,10 @@ pub fn all(root: &Path) -> Result<()> {
                     "bufpool",
                     "--test",
                     "pool_loom",
+                    "--package",
+                    "course-pool",
+                    "--test",
+                    "handle_loom",
                     "--profile",
                     "loom",
                 ])

@@ -50,5 +50,5 @@ fn main() -> ExitCode {
 // The static widgets are computed here at build time; the why-pool and chunking widgets count
 // allocations, as they do in the browser, so the counting allocator is the global one.
 #[global_allocator]
-static GLOBAL: bufpool::alloc_count::CountingAlloc<std::alloc::System> =
-    bufpool::alloc_count::CountingAlloc::new(std::alloc::System);
+static GLOBAL: course_pool::alloc_count::CountingAlloc<std::alloc::System> =
+    course_pool::alloc_count::CountingAlloc::new(std::alloc::System);

@@ -24,20 +24,31 @@ pub fn processor_count() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Parses a .NET pool environment value: `Some(n)` only for 1 to 10 ASCII digits whose value
-/// fits .NET's `int` and is not 0; anything else means "use the default".
+/// Parses a .NET pool environment value as .NET's `SharedArrayPool` does
+/// (`TryGetInt32EnvironmentVariable`): a value of 1 to 32 characters, trimmed of spaces, that is
+/// 1 to 10 ASCII digits whose value fits .NET's `int`; `Some(n)` only for such a value that is
+/// not 0 (the pool then uses its default, as .NET does for 0). Anything else means "use the
+/// default".
 ///
 /// ```
 /// use bufpool::pool::parse_env_count;
 /// assert_eq!(parse_env_count(Some("8")), Some(8));
-/// assert_eq!(parse_env_count(Some("0")), None);            // 0 → default
-/// assert_eq!(parse_env_count(Some("12345678901")), None);  // 11 digits → default
+/// assert_eq!(parse_env_count(Some("   1    ")), Some(1));      // spaces trimmed, as .NET does
+/// assert_eq!(parse_env_count(Some("0")), None);               // 0 → default
+/// assert_eq!(parse_env_count(Some("12345678901")), None);     // 11 digits → default
+/// assert_eq!(parse_env_count(Some("2147483648")), None);      // above int.MaxValue → default
+/// assert_eq!(parse_env_count(Some("\t4")), None);             // only spaces are trimmed
 /// assert_eq!(parse_env_count(Some("-2")), None);
 /// assert_eq!(parse_env_count(Some("")), None);
 /// assert_eq!(parse_env_count(None), None);
 /// ```
 pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
-    let s = value?;
+    let raw = value?;
+    // .NET's limit before trimming: "allows for some spaces around" the 10 digits.
+    if raw.is_empty() || raw.chars().count() > 32 {
+        return None;
+    }
+    let s = raw.trim_matches(' ');
     if s.is_empty() || s.len() > 10 || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -48,8 +59,8 @@ pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
     usize::try_from(n).ok()
 }
 
-/// Settings of a [`SharedPool`](super::SharedPool) (and of a shared-engine
-/// [`HandlePool`](super::HandlePool)).
+/// Settings of a [`SharedPool`](super::SharedPool) (and of any front end over a
+/// [`SharedEngine`](super::engine::SharedEngine)).
 ///
 /// ```
 /// use bufpool::pool::SharedConfig;

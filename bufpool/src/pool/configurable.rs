@@ -18,7 +18,8 @@ struct Bucket<B> {
     kept: Vec<B>,
 }
 
-pub(crate) struct ConfigurableEngine<B> {
+/// The configurable pool's engine (`ArrayPool.Create()`): one locked stack per bucket.
+pub struct ConfigurableEngine<B> {
     config: ConfigurableConfig,
     buckets: Box<[Mutex<Bucket<B>>]>,
     allocated: Box<[AtomicU64]>,
@@ -26,7 +27,8 @@ pub(crate) struct ConfigurableEngine<B> {
 }
 
 impl<B: Send> ConfigurableEngine<B> {
-    pub(crate) fn new(config: ConfigurableConfig) -> Result<Self, PoolError> {
+    /// An engine with these settings, or the setting that is out of range.
+    pub fn new(config: ConfigurableConfig) -> Result<Self, PoolError> {
         config.validate()?;
         let n = config.bucket_count();
         Ok(Self {
@@ -44,7 +46,8 @@ impl<B: Send> ConfigurableEngine<B> {
         })
     }
 
-    pub(crate) fn config(&self) -> &ConfigurableConfig {
+    /// The engine's settings.
+    pub fn config(&self) -> &ConfigurableConfig {
         &self.config
     }
 

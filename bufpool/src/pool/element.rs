@@ -17,7 +17,7 @@ impl<T: Default + Clone + Send + 'static> Element for T {}
 ///
 /// .NET allocates arrays of 2 KiB and more without references uninitialized; safe Rust cannot
 /// hand out uninitialized memory, so every new buffer here is filled with `T::default()`.
-pub(crate) fn alloc<T: Element>(len: usize) -> Result<Box<[T]>, PoolError> {
+pub fn alloc<T: Element>(len: usize) -> Result<Box<[T]>, PoolError> {
     let mut v = Vec::new();
     v.try_reserve_exact(len)
         .map_err(|_| PoolError::AllocationFailed {
@@ -30,6 +30,6 @@ pub(crate) fn alloc<T: Element>(len: usize) -> Result<Box<[T]>, PoolError> {
 
 /// Overwrites every element with `T::default()` (zeroes for numbers; drops owned values).
 #[inline]
-pub(crate) fn clear<T: Element>(buf: &mut [T]) {
+pub fn clear<T: Element>(buf: &mut [T]) {
     buf.fill(T::default());
 }

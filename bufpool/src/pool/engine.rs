@@ -1,15 +1,26 @@
-//! The contract between a pool's front end (owned guards or handles) and its storage engine
-//! (the shared pool's slots and partitions, or the configurable pool's buckets).
+//! The contract between a pool's front end and its storage engine (the shared pool's slots and
+//! partitions, or the configurable pool's buckets), for a front end of your own.
 //!
-//! An engine stores opaque buffers `B` (a `Box<[T]>` for the ownership API, a shared handle for
-//! the handle API) and only decides *where* they go: it never allocates, clears or drops one while
-//! holding a lock — dropping a buffer of owning values runs user code, which may use the pool.
+//! [`SharedPool`](super::SharedPool) and [`ConfigurablePool`](super::ConfigurablePool) are front
+//! ends over these engines that keep `Box<[T]>`s. Another front end can keep its own buffer type
+//! under the same rules: anything [`Pooled`] (a `Box<[T]>`, or an [`Arc`](std::sync::Arc) of
+//! anything shareable, for buffers that are references), through [`SharedEngine`] or
+//! [`ConfigurableEngine`]. The course's handle API (.NET's array references, hazards included)
+//! is such a front end.
+//!
+//! An engine stores opaque buffers `B` and only decides *where* they go: it never allocates,
+//! clears or drops one while holding a lock — dropping a buffer of owning values runs user code,
+//! which may use the pool. The front end allocates ([`alloc`]), clears ([`clear`]) and drops.
 
-use super::layout::Place;
+pub use super::configurable::ConfigurableEngine;
+pub use super::element::{alloc, clear};
+pub use super::layout::Place;
+pub use super::shared::{Pooled, SharedEngine, next_pool_id};
+pub use super::trim::millis;
 use super::{MemoryPressure, PoolStats};
 
 /// What a rent of `len` elements should hand out.
-pub(crate) enum Plan<B> {
+pub enum Plan<B> {
     /// `len == 0`: the empty buffer, never pooled.
     Empty,
     /// Larger than anything pooled: allocate exactly `len`, never keep it.
@@ -17,11 +28,16 @@ pub(crate) enum Plan<B> {
     /// A kept buffer.
     Hit(B),
     /// Nothing kept: allocate a buffer of `length` for bucket `bucket`.
-    Alloc { bucket: usize, length: usize },
+    Alloc {
+        /// The bucket the new buffer belongs to.
+        bucket: usize,
+        /// Its length, the bucket's.
+        length: usize,
+    },
 }
 
 /// What happened to a returned buffer.
-pub(crate) enum Put<B> {
+pub enum Put<B> {
     /// Kept for a later renter.
     Kept,
     /// Accepted but the pool is full: the caller drops it.
@@ -32,7 +48,8 @@ pub(crate) enum Put<B> {
     NotAssociated(B),
 }
 
-pub(crate) trait Engine<B>: Send + Sync {
+/// A storage engine for buffers `B`: where a rent comes from and where a return goes.
+pub trait Engine<B>: Send + Sync {
     /// Where a rent of `len` elements comes from.
     fn plan(&self, len: usize) -> Plan<B>;
     /// Records an allocation for `bucket` (`None`: an exact, unpooled one).

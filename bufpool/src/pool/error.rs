@@ -53,17 +53,23 @@ pub enum PoolError {
         /// Length that was available.
         length: usize,
     },
-    /// Checked mode: this buffer was returned already and not rented since.
+    /// [`SharedPool::init_shared`](super::SharedPool::init_shared) after the process-wide pool
+    /// for the element type was made.
+    SharedExists {
+        /// The existing pool's id.
+        pool: u64,
+    },
+    /// A checking front end (the course's handle API): this buffer was returned already and not rented since.
     DoubleReturn {
         /// The buffer's id.
         buffer: u64,
     },
-    /// Checked mode: this handle's lease ended (it was returned) and a later lease may be running.
+    /// A checking front end: this handle's lease ended (it was returned) and a later lease may be running.
     UseAfterReturn {
         /// The buffer's id.
         buffer: u64,
     },
-    /// Checked mode: this buffer was never handed out by this pool.
+    /// A checking front end: this buffer was never handed out by this pool.
     NotRented {
         /// The buffer's id.
         buffer: u64,
@@ -104,6 +110,11 @@ impl fmt::Display for PoolError {
                 f,
                 "elements {start}..{} are outside the buffer of length {length}",
                 start.saturating_add(count)
+            ),
+            PoolError::SharedExists { pool } => write!(
+                f,
+                "the shared pool for this element type already exists (pool #{pool}): \
+                 init_shared must come before the first shared()"
             ),
             PoolError::DoubleReturn { buffer } => write!(
                 f,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// Where one kept buffer sits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Place {
+pub enum Place {
     /// The calling thread's slot for the bucket.
     Slot,
     /// Partition `n`'s stack (pushed in order, so the last visited is the top).
@@ -23,14 +23,16 @@ pub struct Layout<B> {
 }
 
 impl<B> Layout<B> {
-    pub(crate) fn new(partitions: usize) -> Self {
+    /// An empty layout of `partitions` partitions (for a front end that draws its engine).
+    pub fn new(partitions: usize) -> Self {
         Layout {
             slot: None,
             partitions: (0..partitions).map(|_| Vec::new()).collect(),
         }
     }
 
-    pub(crate) fn put(&mut self, place: Place, b: B) {
+    /// Records `b` at `place` (an engine's [`layout`](super::engine::Engine::layout) visit).
+    pub fn put(&mut self, place: Place, b: B) {
         match place {
             Place::Slot => self.slot = Some(b),
             Place::Partition(n) => {
@@ -46,6 +48,7 @@ impl<B> Layout<B> {
         usize::from(self.slot.is_some()) + self.partitions.iter().map(Vec::len).sum::<usize>()
     }
 
+    /// Whether no buffer is kept in this bucket.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

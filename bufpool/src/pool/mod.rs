@@ -17,25 +17,25 @@
 //!
 //! # Usage
 //!
-//! Two pools, as in .NET, and two APIs over the same engines:
+//! Two pools, as in .NET, over two storage engines ([`engine`]):
 //!
-//! | | ownership API (`Rented` guard) | handle API (`Handle`) |
-//! |---|---|---|
-//! | `ArrayPool<T>.Shared` | [`SharedPool`] | [`HandlePool::new`], [`HandlePool::with_shared`] |
-//! | `ArrayPool<T>.Create()` | [`ConfigurablePool`] | [`HandlePool::with_configurable`] |
+//! | .NET | this crate |
+//! |---|---|
+//! | `ArrayPool<T>.Shared` | [`SharedPool`] |
+//! | `ArrayPool<T>.Create()` | [`ConfigurablePool`] |
 //!
-//! - **Ownership API** — [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the
-//!   requested length, shows the bucket length as [`capacity`](Rented::capacity), carries how much
-//!   was [`written`](Rented::written), and returns itself on drop: on every path, including `?`
-//!   and a panic that unwinds (a build with `panic = "abort"`, such as the course's wasm, never
-//!   unwinds: nothing is returned then). Double return and use after return do not compile (see [`Rented`]). Stale
-//!   data is still possible: a buffer returned without clearing keeps its bytes.
-//! - **Handle API** — [`HandlePool::rent`] returns a [`Handle`], a clonable reference like a C#
-//!   array. It reproduces the .NET hazards exactly: return twice and two later renters share one
-//!   buffer; keep a handle after its return and your writes land in the next renter's data. Every
-//!   access returns a `Result`. This is what the live quizzes run.
-//! - **Checked mode** ([`HandlePool::with_checked`], beyond .NET) turns double return, foreign
-//!   return and use after return into [`PoolError`]s, with generation counters.
+//! [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the requested length, shows the
+//! bucket length as [`capacity`](Rented::capacity), carries how much was
+//! [`written`](Rented::written), and returns itself on drop: on every path, including `?` and a
+//! panic that unwinds (a build with `panic = "abort"`, such as the course's wasm, never unwinds:
+//! nothing is returned then). Double return and use after return do not compile (see
+//! [`Rented`]). Stale data is still possible: a buffer returned without clearing keeps its bytes.
+//! [`SharedPool::rent_boxed`] and [`SharedPool::return_boxed`] are .NET's raw `Rent` and
+//! `Return`, for code ported as it was written.
+//!
+//! The course's handle API (crate `course-pool`: buffers as clonable references like C# arrays,
+//! which reproduces .NET's double return and use after return on purpose, with a checked mode
+//! that reports them) is another front end over the same [`engine`]s.
 //!
 //! # Examples
 //!
@@ -58,13 +58,11 @@
 //! The foreign-buffer rule: a length check, not an origin check.
 //!
 //! ```
-//! use bufpool::pool::{Handle, HandlePool, PoolError};
-//! let pool = HandlePool::<u8>::new();
-//! assert!(pool.return_handle(&Handle::from_vec(vec![0; 128]), false).is_ok());
-//! assert_eq!(
-//!     pool.return_handle(&Handle::from_vec(vec![0; 100]), false),
-//!     Err(PoolError::NotAssociated { length: 100 })
-//! );
+//! use bufpool::pool::{PoolError, SharedPool};
+//! let pool = SharedPool::<u8>::new();
+//! assert!(pool.return_boxed(vec![0; 128].into_boxed_slice(), false).is_ok());
+//! let refused = pool.return_boxed(vec![0; 100].into_boxed_slice(), false).unwrap_err();
+//! assert_eq!(refused.error, PoolError::NotAssociated { length: 100 });
 //! ```
 //!
 //! # Configuration
@@ -73,8 +71,11 @@
 //! buffers per partition per bucket `M` (default 32) and a default clear-on-return policy; with
 //! every buffer of one size returned the pool keeps `1 + P × M` of them.
 //! [`SharedConfig::from_env`] reads .NET's own overrides, [`ENV_MAX_PARTITION_COUNT`] (capped at
-//! the processor count) and [`ENV_MAX_ARRAYS_PER_PARTITION`]; [`parse_env_count`] is the pure
-//! parser. [`ConfigurableConfig`] sets the configurable pool's maximum length (default 1,048,576,
+//! the processor count) and [`ENV_MAX_ARRAYS_PER_PARTITION`], trimming spaces as .NET does;
+//! [`parse_env_count`] is the pure parser. Nothing reads the environment unasked: the
+//! process-wide [`SharedPool::shared`] uses the defaults unless
+//! [`SharedPool::init_shared`] gave it settings first (`init_shared(SharedConfig::from_env())`
+//! to follow .NET's variables). [`ConfigurableConfig`] sets the configurable pool's maximum length (default 1,048,576,
 //! clamped to 16 … 2^30 and rounded up to a bucket) and buffers per bucket (default 50).
 //!
 //! Trimming ([`SharedPool::trim`]) takes a [`MemoryPressure`] and an explicit clock, following
@@ -82,7 +83,8 @@
 //!
 //! # Safety and correctness
 //!
-//! `unsafe` in two places, each with its SAFETY argument. In `sync.rs`: the per-thread cache in
+//! `unsafe` in three places, each with its SAFETY argument. In `registry.rs`: the table behind
+//! [`SharedPool::shared`] hands out the pool it made for a type id as that type. In `sync.rs`: the per-thread cache in
 //! front of the thread-slot table dereferences the pointer it remembered, and a thread's slots for
 //! boxed buffers (`BoxSlots`) keep a bare pointer per bucket and rebuild the box with the bucket's
 //! length. In `owned.rs`/`shared.rs`: a guard's `Back` is the one made for its buffer, so the
@@ -91,10 +93,20 @@
 //! through all of it, including pools used in turn, `clear_all_threads` and exiting threads.
 //! Every misuse is a [`PoolError`] with a message a reader understands;
 //! no input makes the pool panic (allocation failures are errors too). Tests: a model-based
-//! proptest against a reference model (`tests/pool_model.rs`), loom models of the partition and
-//! thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a multi-threaded stress test, Miri
-//! over the unit tests, the article's scenarios (`tests/pool_scenarios.rs`), and `compile_fail`
-//! doc tests for the ownership guard. Commands:
+//! proptest against a reference model (in `course-pool`: `course-pool/tests/pool_model.rs`),
+//! loom models of the partition and thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a
+//! multi-threaded stress test, Miri over the unit tests, the article's scenarios
+//! (`tests/pool_scenarios.rs`), and `compile_fail` doc tests for the ownership guard.
+//!
+//! **What loom does not cover.** Under `--cfg loom` the partitions' mutexes and the counters are
+//! loom's, so loom explores the interleavings of the partition logic as it ships. The per-thread
+//! storage is not: a thread's slot (`SlotCell`), its trimming stamp (`StampCell`) and its slots
+//! of boxes (`BoxSlots`) become mutex-backed stand-ins, and the per-thread table (`ThreadStore`,
+//! over the `thread_local` crate, with its cached pointer) becomes a locked list. So the unsafe
+//! code that ships — the cached pointer's dereference, the bare pointers of `BoxSlots`, the
+//! trusted bucket of a guard's return, the table of [`SharedPool::shared`] — is never
+//! model-checked by loom; Miri alone checks it, over the unit tests (natively: the stress test
+//! of exiting threads). Commands:
 //!
 //! ```text
 //! cargo test -p bufpool
@@ -113,8 +125,7 @@
 //! (`thread_local` crate: a thread-local read and a few plain loads) on each switch. Partitions (one mutex each) are touched only when the slot is empty on rent or
 //! occupied on return. A pool that clears on return skips the inlined rent (its returns go
 //! out of line for the clearing anyway), so that the guard of a pool that does not clear
-//! carries a bucket the compiler knows and its inlined return skips the bucket test. The handle
-//! API (an `Arc` and a mutex per buffer) and checked mode (atomic leases) are slower by design.
+//! carries a bucket the compiler knows and its inlined return skips the bucket test.
 //!
 //! # Differences from .NET
 //!
@@ -127,15 +138,15 @@
 //!   uninitialized).
 //! - Trimming is an explicit call, not a GC callback.
 
-mod checked;
 mod config;
 mod configurable;
 mod element;
-mod engine;
+pub mod engine;
 mod error;
-mod handle;
 mod layout;
 mod owned;
+#[cfg(not(loom))]
+mod registry;
 mod shared;
 mod stats;
 mod sync;
@@ -149,12 +160,26 @@ pub use config::{
 pub use configurable::ConfigurablePool;
 pub use element::Element;
 pub use error::{PoolError, checked_len};
-pub use handle::{Handle, HandlePool};
 pub use layout::Layout;
 pub use owned::{Rejected, Rented};
 pub use shared::SharedPool;
 pub use stats::{BucketStats, PoolStats};
 pub use trim::MemoryPressure;
+
+/// The pools, their settings and their guard cross threads as a user expects: checked at compile
+/// time, so a change that loses `Send` or `Sync` fails the build instead of a user's.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    const fn send<T: Send>() {}
+    send_sync::<SharedPool<u8>>();
+    send_sync::<SharedPool<String>>();
+    send_sync::<ConfigurablePool<u8>>();
+    send_sync::<SharedConfig>();
+    send_sync::<ConfigurableConfig>();
+    send_sync::<PoolStats>();
+    send_sync::<PoolError>();
+    send::<Rented<'static, u8>>();
+};
 
 #[cfg(test)]
 mod tests;

@@ -264,6 +264,47 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> DerefMut for Rented<'_, T, P> {
     }
 }
 
+impl<T: Element, P: ReturnTo<T> + ?Sized> AsRef<[T]> for Rented<'_, T, P> {
+    fn as_ref(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T: Element, P: ReturnTo<T> + ?Sized> AsMut<[T]> for Rented<'_, T, P> {
+    fn as_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+/// Writes go after the written prefix, as [`append`](Rented::append) does, as far as the bucket
+/// has room: a short write when it fills up, then `Ok(0)`, as `io::Write` for `&mut [u8]` does.
+///
+/// ```
+/// use std::io::Write;
+/// use bufpool::pool::SharedPool;
+/// let pool = SharedPool::<u8>::new();
+/// let mut line = pool.rent(16).unwrap();
+/// write!(line, "order {}|", 1042).unwrap();
+/// assert_eq!(line.written(), b"order 1042|");
+/// assert_eq!(line.write(&[b'x'; 64]).unwrap(), 5); // 16 - 11 bytes of room
+/// ```
+impl<P: ReturnTo<u8> + ?Sized> std::io::Write for Rented<'_, u8, P> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let start = self.written;
+        let Some(room) = self.buf.get_mut(start..) else {
+            return Ok(0);
+        };
+        let n = data.len().min(room.len());
+        room[..n].copy_from_slice(&data[..n]);
+        self.written = start + n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
     // Small on purpose, so the drop glue inlines and the guard's fields reach `give_back` in
     // registers: an out-of-line glue forces the guard through memory (copy, store, reload),

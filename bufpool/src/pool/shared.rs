@@ -14,7 +14,8 @@ use std::time::Duration;
 
 static POOL_IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-pub(crate) fn next_pool_id() -> u64 {
+/// A process-unique pool id (the first is 1), shared by every front end's pools.
+pub fn next_pool_id() -> u64 {
     sync::next_id(&POOL_IDS)
 }
 
@@ -31,15 +32,23 @@ const fn const_bucket(n: usize) -> Option<usize> {
 // === impl Pooled ===
 
 /// A buffer type the shared engine keeps, and how a thread's slots hold it: the ownership API's
-/// `Box<[T]>` as a bare pointer ([`BoxSlots`]: its length is its bucket's), the handle API's
-/// buffer (one pointer already) in a [`SlotCell`] ([`CellSlots`]).
-pub(crate) trait Pooled: Send + Sized + 'static {
+/// `Box<[T]>` as a bare pointer (`BoxSlots`: its length is its bucket's), a shared buffer
+/// (an `Arc`, one pointer already) in a `SlotCell` (`CellSlots`). Sealed: the engine's
+/// unsafe slots rely on the implementations here.
+pub trait Pooled: Send + Sized + 'static + sealed::Sealed {
     /// One slot per bucket.
+    #[doc(hidden)]
     type Slots: SlotsOf<Self> + sync::ThreadShared;
 }
 
+mod sealed {
+    pub trait Sealed {}
+    impl<T: super::Element> Sealed for Box<[T]> {}
+    impl<X: Send + Sync + 'static> Sealed for std::sync::Arc<X> {}
+}
+
 /// One thread's slots of one pool, one per bucket (.NET's `t_tlsBuckets`).
-pub(crate) trait SlotsOf<B> {
+pub trait SlotsOf<B> {
     fn new() -> Self;
     /// The buffer in `bucket`'s slot, if any; the slot is then empty.
     fn take(&self, bucket: usize) -> Option<B>;
@@ -83,7 +92,11 @@ impl<T: Element> SlotsOf<Box<[T]>> for BoxSlots<T> {
 
 /// Slots holding the buffer itself, one [`SlotCell`] per bucket (the caller vouches for the
 /// lengths).
-pub(crate) struct CellSlots<B>([SlotCell<B>; BUCKET_COUNT]);
+pub struct CellSlots<B>([SlotCell<B>; BUCKET_COUNT]);
+
+impl<X: Send + Sync + 'static> Pooled for std::sync::Arc<X> {
+    type Slots = CellSlots<Self>;
+}
 
 impl<B> SlotsOf<B> for CellSlots<B> {
     fn new() -> Self {
@@ -166,7 +179,7 @@ type Partitions<B> = Box<[Mutex<Partition<B>>]>;
 // === impl SharedEngine ===
 
 /// Thread slots, then per-core partitions, then allocation.
-pub(crate) struct SharedEngine<B: Pooled> {
+pub struct SharedEngine<B: Pooled> {
     config: SharedConfig,
     /// `buckets[bucket][partition]`.
     buckets: Box<[Partitions<B>]>,
@@ -176,7 +189,8 @@ pub(crate) struct SharedEngine<B: Pooled> {
 }
 
 impl<B: Pooled> SharedEngine<B> {
-    pub(crate) fn new(config: SharedConfig) -> Result<Self, PoolError> {
+    /// An engine with these settings, or the setting that is out of range.
+    pub fn new(config: SharedConfig) -> Result<Self, PoolError> {
         config.validate()?;
         let buckets = (0..BUCKET_COUNT)
             .map(|_| {
@@ -201,7 +215,8 @@ impl<B: Pooled> SharedEngine<B> {
         })
     }
 
-    pub(crate) fn config(&self) -> &SharedConfig {
+    /// The engine's settings.
+    pub fn config(&self) -> &SharedConfig {
         &self.config
     }
 
@@ -690,12 +705,16 @@ impl<T: Element> SharedPool<T> {
         out
     }
 
-    /// The process-wide pool for element type `T`, created on first use with
-    /// [`SharedConfig::from_env`] (like .NET's `ArrayPool<T>.Shared`).
+    /// The process-wide pool for element type `T` (.NET's `ArrayPool<T>.Shared`), made on first
+    /// use with [`SharedConfig::default`], or with the settings given to
+    /// [`init_shared`](Self::init_shared) before that. The environment is not read: .NET's
+    /// `DOTNET_SYSTEM_BUFFERS_*` variables apply only when asked for
+    /// (`init_shared(SharedConfig::from_env())`).
     ///
-    /// Rust has no generic statics, so this looks the instance up in a small type-keyed registry
-    /// behind a lock: call it once and keep the `&'static` reference; rent and return through the
-    /// reference are as fast as through any pool.
+    /// Cheap enough to call on every rent, as .NET code reads `ArrayPool<T>.Shared`: after the
+    /// first call for `T`, one atomic load and a compare of type ids, no lock (Rust has no generic
+    /// statics, so the pools sit in a small copy-on-write table keyed by type; the bench's
+    /// `shared_accessor` suite times it against a held reference).
     ///
     /// ```
     /// use bufpool::pool::SharedPool;
@@ -705,23 +724,38 @@ impl<T: Element> SharedPool<T> {
     /// assert_ne!(a.id(), SharedPool::<i32>::shared().id());
     /// ```
     #[cfg(not(loom))]
+    #[inline]
     pub fn shared() -> &'static Self {
-        use std::any::{Any, TypeId};
-        use std::collections::HashMap;
-        use std::sync::OnceLock;
-        type Registry = std::sync::Mutex<HashMap<TypeId, &'static (dyn Any + Send + Sync)>>;
-        static REGISTRY: OnceLock<Registry> = OnceLock::new();
-        let registry = REGISTRY.get_or_init(Default::default);
-        let mut map = sync::lock(registry);
-        let entry = map.entry(TypeId::of::<Self>()).or_insert_with(|| {
-            let pool: &'static Self =
-                Box::leak(Box::new(Self::from_env().unwrap_or_else(|_| Self::new())));
-            pool
-        });
-        match entry.downcast_ref::<Self>() {
+        match super::registry::find::<Self>() {
             Some(pool) => pool,
-            None => unreachable!("the registry is keyed by the pool's own TypeId"),
+            None => super::registry::get_or_insert(Self::new),
         }
+    }
+
+    /// Makes the process-wide pool for `T` ([`shared`](Self::shared)) with `config`: call it
+    /// before the first `shared()` for `T`, e.g. at startup. It is made once, as .NET reads its
+    /// settings once: a later call is [`PoolError::SharedExists`], and the pool keeps its
+    /// settings.
+    ///
+    /// To follow .NET's environment variables ([`ENV_MAX_PARTITION_COUNT`](super::ENV_MAX_PARTITION_COUNT),
+    /// [`ENV_MAX_ARRAYS_PER_PARTITION`](super::ENV_MAX_ARRAYS_PER_PARTITION)), opt in with
+    /// [`SharedConfig::from_env`]:
+    ///
+    /// ```
+    /// use bufpool::pool::{PoolError, SharedConfig, SharedPool};
+    /// #[derive(Clone, Default)]
+    /// struct Sample(u32);
+    /// let pool = SharedPool::<Sample>::init_shared(SharedConfig::from_env()).unwrap();
+    /// assert_eq!(pool.id(), SharedPool::<Sample>::shared().id());
+    /// let again = SharedPool::<Sample>::init_shared(SharedConfig::default());
+    /// assert!(matches!(again, Err(PoolError::SharedExists { .. })));
+    /// ```
+    #[cfg(not(loom))]
+    pub fn init_shared(config: SharedConfig) -> Result<&'static Self, PoolError> {
+        let pool = Self::with_config(config)?;
+        super::registry::insert(|| pool).map_err(|existing| PoolError::SharedExists {
+            pool: existing.id(),
+        })
     }
 }
 

@@ -10,7 +10,7 @@
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(not(loom))]
-pub(crate) use std::sync::{Arc, Mutex, MutexGuard};
+pub(crate) use std::sync::{Mutex, MutexGuard};
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -40,7 +40,7 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// moves with no lock, no atomic and no borrow flag — the rent/return hot path. Under loom it is a
 /// mutex so loom can check the claim that only one thread ever touches it.
 #[cfg(not(loom))]
-pub(crate) struct SlotCell<B>(std::cell::Cell<Option<B>>);
+pub struct SlotCell<B>(std::cell::Cell<Option<B>>);
 
 #[cfg(not(loom))]
 impl<B> SlotCell<B> {
@@ -65,7 +65,7 @@ impl<B> SlotCell<B> {
 }
 
 #[cfg(loom)]
-pub(crate) struct SlotCell<B>(Mutex<Option<B>>);
+pub struct SlotCell<B>(Mutex<Option<B>>);
 
 #[cfg(loom)]
 impl<B> SlotCell<B> {
@@ -86,11 +86,11 @@ impl<B> SlotCell<B> {
 /// What a [`ThreadStore`] needs of its per-thread value: `Send` natively; under loom, where the
 /// store hands out an `Arc` of it, also `Sync`.
 #[cfg(not(loom))]
-pub(crate) trait ThreadShared: Send {}
+pub trait ThreadShared: Send {}
 #[cfg(not(loom))]
 impl<S: Send> ThreadShared for S {}
 #[cfg(loom)]
-pub(crate) trait ThreadShared: Send + Sync {}
+pub trait ThreadShared: Send + Sync {}
 #[cfg(loom)]
 impl<S: Send + Sync> ThreadShared for S {}
 
@@ -155,7 +155,7 @@ fn fits(bucket: usize, len: usize) -> bool {
 /// Natively the pointers are `Box::into_raw` of buffers whose length `replace` has checked;
 /// under loom each slot is a [`SlotCell`] holding the box.
 #[cfg(not(loom))]
-pub(crate) struct BoxSlots<T>([std::cell::Cell<Option<std::ptr::NonNull<T>>>; BUCKET_COUNT]);
+pub struct BoxSlots<T>([std::cell::Cell<Option<std::ptr::NonNull<T>>>; BUCKET_COUNT]);
 
 // SAFETY: a `BoxSlots` owns the buffers its pointers came from (each one a `Box<[T]>` given up
 // by `replace`, rebuilt exactly once, by `take`, `replace` or `drop`) and nothing else; sending it
@@ -247,7 +247,7 @@ impl<T> Drop for BoxSlots<T> {
 
 /// Under loom: one [`SlotCell`] per bucket, holding the box.
 #[cfg(loom)]
-pub(crate) struct BoxSlots<T>([SlotCell<Box<[T]>>; BUCKET_COUNT]);
+pub struct BoxSlots<T>([SlotCell<Box<[T]>>; BUCKET_COUNT]);
 
 #[cfg(loom)]
 impl<T> BoxSlots<T> {
@@ -545,7 +545,7 @@ pub(crate) fn next_id(counter: &std::sync::atomic::AtomicU64) -> u64 {
 mod tests {
     use super::*;
     use std::cell::{Cell, RefCell};
-    use std::sync::{Barrier, Mutex as StdMutex};
+    use std::sync::{Arc, Barrier, Mutex as StdMutex};
 
     type Store = ThreadStore<Cell<u64>>;
 

@@ -82,7 +82,7 @@ impl MemoryPressure {
 }
 
 /// Milliseconds of a clock reading, saturating.
-pub(crate) fn millis(now: Duration) -> u64 {
+pub fn millis(now: Duration) -> u64 {
     u64::try_from(now.as_millis()).unwrap_or(u64::MAX)
 }
 

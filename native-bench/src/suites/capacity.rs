@@ -5,8 +5,8 @@
 
 use anyhow::{Result, anyhow};
 use bench_data::Unit;
-use bufpool::alloc_count::measure;
 use bufpool::pool::{SharedConfig, SharedPool};
+use course_pool::alloc_count::measure;
 use lab_text::group_digits;
 use serde::Serialize;
 

@@ -5,9 +5,9 @@
 
 use anyhow::{Result, anyhow};
 use bench_data::Unit;
-use bufpool::alloc_count::measure;
-use bufpool::chunk::{self, Mode, Plan, RentBuffer, Source, SourceKind, Strategy, blocks};
 use bufpool::pool::SharedPool;
+use course_pool::alloc_count::measure;
+use course_pool::chunk::{self, Mode, Plan, RentBuffer, Source, SourceKind, Strategy, blocks};
 
 use crate::measure::Session;
 use crate::paired::Group;

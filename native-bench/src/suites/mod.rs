@@ -11,6 +11,7 @@ mod clearing;
 mod cliff;
 mod peers;
 mod rent_return;
+mod shared_accessor;
 mod size_specialized;
 mod threads;
 mod uninit;
@@ -46,6 +47,12 @@ pub const SUITES: &[Suite] = &[
         about: "rent+return time by size: ownership, handle, checked, configurable, fresh Vec, lower bound, the floor (chapters 1, 2, method)",
         steps: rent_return::STEPS,
         run: rent_return::run,
+    },
+    Suite {
+        name: "shared_accessor",
+        about: "rent+return with SharedPool::shared() per call vs a held reference, 1 and 2 threads",
+        steps: 1,
+        run: shared_accessor::run,
     },
     Suite {
         name: "clearing",

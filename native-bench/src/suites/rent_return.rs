@@ -6,7 +6,8 @@
 //! every variant touches the same bytes.
 
 use anyhow::Result;
-use bufpool::pool::{ConfigurablePool, HandlePool, SharedPool};
+use bufpool::pool::{ConfigurablePool, SharedPool};
+use course_pool::handle::HandlePool;
 
 use super::SIZES;
 use crate::floor::Floor;

@@ -3,8 +3,8 @@
 
 use anyhow::Result;
 use bench_data::Unit;
-use bufpool::alloc_count::measure;
 use bufpool::pool::SharedPool;
+use course_pool::alloc_count::measure;
 
 use crate::child;
 use crate::measure::Session;
@@ -118,7 +118,7 @@ pub fn run(s: &mut Session) -> Result<()> {
 /// allocator counts per thread, so each region holds only what that thread's call allocated.
 fn new_thread(s: &mut Session, pool: &SharedPool<u8>) -> Result<()> {
     let counts = std::thread::scope(|t| {
-        t.spawn(|| -> Result<[bufpool::alloc_count::AllocStats; 3]> {
+        t.spawn(|| -> Result<[course_pool::alloc_count::AllocStats; 3]> {
             let (line, rent) = measure(|| pool.rent(LINE_BYTES as usize))?;
             let line = line?;
             let ((), ret) = measure(|| drop(line))?;

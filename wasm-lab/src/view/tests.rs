@@ -430,7 +430,7 @@ fn static_default_of_every_widget() {
 
 #[test]
 fn chunking_strategy_names_are_the_chunkers() {
-    for s in bufpool::chunk::Strategy::ALL {
+    for s in course_pool::chunk::Strategy::ALL {
         let key = crate::chapter::chunking::view::strategy_key(s);
         assert!(
             crate::chapter::chunking::view::STRATEGIES.contains(&(key, s.name())),

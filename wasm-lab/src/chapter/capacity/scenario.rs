@@ -25,11 +25,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use bufpool::alloc_count;
 use bufpool::bucket::{self, Rounding};
 use bufpool::pool::{
     ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
 };
+use course_pool::alloc_count;
 use lab_text::{group_digits, t, tf};
 
 /// The largest `M` .NET accepts (`int.MaxValue`: it reads the setting as an `int`).

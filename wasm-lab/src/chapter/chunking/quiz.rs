@@ -8,7 +8,7 @@ use crate::chapter::chunking::scenario::{
 use crate::chapter::cliff::scenario::in_loh;
 use crate::quiz::{Kind, Page, Quiz, Rng, Solution};
 use bufpool::bucket;
-use bufpool::chunk::SourceKind;
+use course_pool::chunk::SourceKind;
 use lab_text::{group_digits, n, t, tf};
 
 pub const QUIZ: Quiz = Quiz {

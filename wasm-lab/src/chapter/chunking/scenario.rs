@@ -1,5 +1,5 @@
 //! Chunking (chapter 7), the scenario: what each chunk costs, by strategy and source kind,
-//! computed by the chunker ([`bufpool::chunk`]) and, for the pooled strategy, by the real shared
+//! computed by the chunker ([`course_pool::chunk`]) and, for the pooled strategy, by the real shared
 //! pool.
 //!
 //! [`table`] is what the `chunking` widget (`web/chunking.rs`) shows: the chunker's `blocks`
@@ -22,14 +22,14 @@
 
 use serde::Serialize;
 
-use bufpool::alloc_count;
 use bufpool::bucket;
-use bufpool::chunk::dotnet::{self, dotnet_array_bytes};
-use bufpool::chunk::{
-    Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, predict_blocks,
-    run,
-};
 use bufpool::pool::SharedPool;
+use course_pool::alloc_count;
+use course_pool::chunk::dotnet::{self, dotnet_array_bytes};
+use course_pool::chunk::{
+    Block, ChunkCost, ChunkError, Mode, Plan, Source, SourceKind, Strategy, blocks, growth_steps,
+    predict_blocks, run,
+};
 use lab_text::{group_digits, n, t, tf};
 
 /// Most elements the widget chunks (16 MB of `i32`).
@@ -219,11 +219,16 @@ pub fn table(len: u64, size: u64, source: SourceKind, strategy: Strategy) -> Res
         if len == 0 {
             Vec::new()
         } else {
-            let want = match source {
-                SourceKind::Yielded => usize_,
-                _ => usize_.min(ulen),
+            // A source of unknown length grows the first chunk's buffer a bucket at a time
+            // (course_pool::chunk::growth_steps); a slice asks once for what the chunk needs.
+            let wants = match source {
+                SourceKind::Yielded => growth_steps(usize_.min(ulen), usize_),
+                _ => vec![usize_.min(ulen)],
             };
-            vec![Block::Alloc(bucket::round(want).length())]
+            wants
+                .into_iter()
+                .map(|want| Block::Alloc(bucket::round(want).length()))
+                .collect()
         }
     } else {
         predict_blocks(strategy, source, ulen, usize_, 4, 0).map_err(|e| e.to_string())?

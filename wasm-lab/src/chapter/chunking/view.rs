@@ -8,7 +8,7 @@ use crate::view::{
     Env, Field, Form, Hold, Inputs, Kind, Part, Row, Span, Spans, Table, View, Widget, cell,
     initial_parts, or, pair,
 };
-use bufpool::chunk::{ChunkCost, SourceKind, Strategy};
+use course_pool::chunk::{ChunkCost, SourceKind, Strategy};
 use lab_text::group_digits;
 use lab_text::{f, n, t, tf, tp};
 

@@ -20,7 +20,7 @@
 use serde::Serialize;
 
 use bufpool::bucket::{self, Rounding};
-use bufpool::chunk::dotnet::{DOTNET_ARRAY_HEADER_BYTES, DOTNET_LOH_THRESHOLD_BYTES};
+use course_pool::chunk::dotnet::{DOTNET_ARRAY_HEADER_BYTES, DOTNET_LOH_THRESHOLD_BYTES};
 
 /// glibc's default mmap threshold (`M_MMAP_THRESHOLD`, 128 KiB).
 pub const GLIBC_MMAP_THRESHOLD: u64 = 128 * 1024;
@@ -76,7 +76,7 @@ pub fn dotnet_object_bytes(len: u64, elem_size: u64) -> u64 {
     DOTNET_ARRAY_HEADER_BYTES.saturating_add(len.saturating_mul(elem_size))
 }
 
-pub use bufpool::chunk::dotnet::in_loh;
+pub use course_pool::chunk::dotnet::in_loh;
 
 /// The first array length that lands in the LOH, for elements of `elem_size` bytes.
 pub fn first_loh_length(elem_size: u64) -> u64 {
@@ -223,7 +223,7 @@ pub fn cliff(request: u64, elem: Elem) -> Cliff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bufpool::chunk::dotnet::dotnet_array_bytes;
+    use course_pool::chunk::dotnet::dotnet_array_bytes;
 
     #[test]
     fn the_russian_articles_edges() {

@@ -10,7 +10,7 @@ use crate::view::drawing::{Anchor, Drawing, Ink, Shape, dashed, label, line, log
 use crate::view::{
     Env, Field, Form, Hold, Inputs, Kind, Part, View, Widget, initial_parts, or, pair,
 };
-use bufpool::chunk::dotnet::DOTNET_LOH_THRESHOLD_BYTES;
+use course_pool::chunk::dotnet::DOTNET_LOH_THRESHOLD_BYTES;
 use lab_text::{f, group_digits, n, t, tf};
 
 /// Largest allocation the widget tries in the page itself.

@@ -11,7 +11,7 @@
 //! These numbers are the reader's machine and browser: the book's text never cites them.
 
 use bufpool::pool::SharedPool;
-pub use bufpool::stats::{Summary, summarize};
+pub use course_pool::stats::{Summary, summarize};
 
 /// Rounds per comparison: each gives one sample of each side and one ratio.
 pub const ROUNDS: usize = 31;

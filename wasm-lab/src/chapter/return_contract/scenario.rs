@@ -17,8 +17,9 @@
 use serde::Serialize;
 
 use crate::chapter::stale_data::scenario::{lab_config, lab_pool};
-use bufpool::alloc_count::{self, AllocStats};
-use bufpool::pool::{Handle, HandlePool, Layout, PoolError};
+use bufpool::pool::{Layout, PoolError};
+use course_pool::alloc_count::{self, AllocStats};
+use course_pool::handle::{Handle, HandlePool};
 use lab_text::group_digits;
 use lab_text::{t, tf};
 

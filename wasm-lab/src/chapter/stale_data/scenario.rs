@@ -20,7 +20,8 @@ use std::sync::{Arc, Weak};
 
 use serde::Serialize;
 
-use bufpool::pool::{Handle, HandlePool, Layout, PoolError, SharedConfig};
+use bufpool::pool::{Layout, PoolError, SharedConfig};
+use course_pool::handle::{Handle, HandlePool};
 use lab_text::group_digits;
 use lab_text::{t, tf};
 
@@ -290,12 +291,12 @@ fn run_with(
     let mut steps = Vec::new();
     let mut holders: Vec<(&'static str, Option<u64>, bool)> =
         vec![("a1", None, false), ("a2", None, false)];
-    let mut in_play: Vec<bufpool::pool::Handle<u8>> = Vec::new();
+    let mut in_play: Vec<Handle<u8>> = Vec::new();
     let mut written = [0usize; 2];
     let mut snap = |code: String,
                     text: &str,
                     holders: &[(&'static str, Option<u64>, bool)],
-                    in_play: &[bufpool::pool::Handle<u8>],
+                    in_play: &[Handle<u8>],
                     written: [usize; 2]|
      -> Result<(), ScenarioError> {
         if !trace {

@@ -10,8 +10,8 @@
 
 use serde::Serialize;
 
-use bufpool::alloc_count::{self, AllocStats};
 use bufpool::pool::{PoolError, SharedPool};
+use course_pool::alloc_count::{self, AllocStats};
 use lab_text::{group_digits, tf};
 
 /// The Thai article's buffer: one 128-byte buffer per order line.

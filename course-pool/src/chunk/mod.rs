@@ -46,7 +46,7 @@
 //! # Examples
 //!
 //! ```
-//! use bufpool::chunk::{run, Mode, Plan, Source, Strategy};
+//! use course_pool::chunk::{run, Mode, Plan, Source, Strategy};
 //!
 //! let data: Vec<i32> = (0..10).collect();
 //! let mut chunks = Vec::new();
@@ -70,7 +70,9 @@ use std::iter::Copied;
 
 use serde::{Deserialize, Serialize};
 
-pub use alternatives::{CollectChunks, Fill, IterFill, ReusedBuffer, SliceFill, UnknownLen};
+pub use alternatives::{
+    CollectChunks, FIRST_STEP, Fill, IterFill, ReusedBuffer, SliceFill, UnknownLen, growth_steps,
+};
 pub use blocks::{Block, BlocksReport, BlocksRow, ChunkCost, blocks, predict_blocks};
 pub use rent::{FreeList, RentBuffer, RentError};
 
@@ -368,7 +370,7 @@ pub struct RunSummary {
 /// # Examples
 ///
 /// ```
-/// use bufpool::chunk::{run, FreeList, Mode, Plan, Source, Strategy};
+/// use course_pool::chunk::{run, FreeList, Mode, Plan, Source, Strategy};
 ///
 /// let data = [1u8, 2, 3, 4, 5];
 /// let mut pool = FreeList::with_capacity(4);
@@ -485,29 +487,23 @@ impl<T: Element> Visitor<'_, T> {
             Mode::Drop => Vec::new(),
         };
         let mut result = Ok(());
+        // Elements of the previous chunk: once a chunk of unknown length has been read, the next
+        // one starts at that length instead of growing again (every chunk but the last is full).
+        let mut previous = 0;
         while self.summary.chunks < self.limit && feed.has_more() {
-            let want = feed.upper_len().map_or(size, |u| u.min(size));
-            let mut buf = match pool.rent(want) {
-                Ok(b) if b.len() >= want => b,
-                Ok(b) => {
-                    let got = b.len();
-                    pool.give_back(b);
-                    result = Err(ChunkError::Rent(RentError {
-                        requested: want,
-                        reason: format!("the pool returned only {got} elements"),
-                    }));
-                    break;
+            match fill_pooled(&mut feed, size, previous, pool) {
+                Ok((buf, n)) => {
+                    self.seen(&buf[..n]);
+                    previous = n;
+                    match self.mode {
+                        Mode::Hold => held.push(buf),
+                        Mode::Drop => pool.give_back(buf),
+                    }
                 }
                 Err(e) => {
-                    result = Err(e.into());
+                    result = Err(e);
                     break;
                 }
-            };
-            let n = feed.fill(&mut buf[..want]);
-            self.seen(&buf[..n]);
-            match self.mode {
-                Mode::Hold => held.push(buf),
-                Mode::Drop => pool.give_back(buf),
             }
         }
         for buf in held {
@@ -515,4 +511,55 @@ impl<T: Element> Visitor<'_, T> {
         }
         result
     }
+}
+
+/// Rents a buffer of at least `want` elements, or explains why the pool's answer is unusable.
+fn rent_at_least<T>(pool: &mut dyn RentBuffer<T>, want: usize) -> Result<Box<[T]>, ChunkError> {
+    let buf = pool.rent(want)?;
+    if buf.len() >= want {
+        return Ok(buf);
+    }
+    let got = buf.len();
+    pool.give_back(buf);
+    Err(ChunkError::Rent(RentError {
+        requested: want,
+        reason: format!("the pool returned only {got} elements"),
+    }))
+}
+
+/// Reads one chunk of at most `size` into buffers rented from `pool`; returns the buffer and how
+/// many elements it holds. From a source that says how many elements are left (a slice), one
+/// rent of exactly what the chunk needs; from one that does not, a rent of the previous chunk's
+/// length (or the first growth step), then, while elements keep coming, a rent of the next step
+/// into which the elements read so far are copied, the smaller buffer going back to the pool. So
+/// no rent asks for more than has been read, doubled, or the first step.
+fn fill_pooled<T: Element, F: Fill<T>>(
+    feed: &mut F,
+    size: usize,
+    previous: usize,
+    pool: &mut dyn RentBuffer<T>,
+) -> Result<(Box<[T]>, usize), ChunkError> {
+    let known = feed.upper_len();
+    let mut want = match known {
+        Some(left) => left.min(size),
+        None => previous.max(alternatives::next_step(0, size)).min(size),
+    };
+    let mut buf = rent_at_least(pool, want)?;
+    let mut n = feed.fill(&mut buf[..want]);
+    while n == want && want < size && known.is_none() && feed.has_more() {
+        want = alternatives::next_step(want, size);
+        if buf.len() < want {
+            let mut bigger = match rent_at_least(pool, want) {
+                Ok(b) => b,
+                Err(e) => {
+                    pool.give_back(buf);
+                    return Err(e);
+                }
+            };
+            bigger[..n].copy_from_slice(&buf[..n]);
+            pool.give_back(std::mem::replace(&mut buf, bigger));
+        }
+        n += feed.fill(&mut buf[n..want]);
+    }
+    Ok((buf, n))
 }

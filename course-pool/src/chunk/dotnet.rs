@@ -20,7 +20,7 @@
 //! counts.
 //!
 //! ```
-//! use bufpool::chunk::{dotnet, Source};
+//! use course_pool::chunk::{dotnet, Source};
 //!
 //! let data: Vec<i32> = (0..10).collect();
 //! let from_array = dotnet::chunk(Source::Slice(&data), 4).unwrap();
@@ -86,7 +86,7 @@ impl Path {
 /// # Examples
 ///
 /// ```
-/// use bufpool::chunk::{dotnet, Source};
+/// use course_pool::chunk::{dotnet, Source};
 ///
 /// let empty: [u8; 0] = [];
 /// let c = dotnet::chunk(Source::Slice(&empty), 3).unwrap();
@@ -150,7 +150,7 @@ impl<T: Element> FusedIterator for DotnetChunk<'_, T> {}
 /// `source[i..i + min(size, len - i)]`.
 ///
 /// ```
-/// use bufpool::chunk::dotnet::ArrayChunkIterator;
+/// use course_pool::chunk::dotnet::ArrayChunkIterator;
 ///
 /// let chunks: Vec<Box<[u8]>> = ArrayChunkIterator::new(&[1, 2, 3, 4, 5], 2).unwrap().collect();
 /// assert_eq!(chunks, [vec![1, 2].into(), vec![3, 4].into(), vec![5].into()]);
@@ -211,7 +211,7 @@ impl<T: Element> FusedIterator for ArrayChunkIterator<'_, T> {}
 /// So a first chunk of `size` elements costs `1 + ceil(log2(size / min(size, 4)))` arrays:
 ///
 /// ```
-/// use bufpool::chunk::dotnet::EnumerableChunkIterator;
+/// use course_pool::chunk::dotnet::EnumerableChunkIterator;
 ///
 /// // 20,000 `i32`: 4, 8, …, 16,384, then 20,000; 14 arrays for the first chunk.
 /// let lengths = EnumerableChunkIterator::<std::iter::Empty<i32>>::first_chunk_arrays(20_000, 20_000);
@@ -351,7 +351,7 @@ pub const DOTNET_ENUMERABLE_ITERATOR_BYTES: u64 = 112;
 /// (+ 24 = 84,999) stay in gen 0 while 84,976 bytes go to the LOH, as the Russian article measured.
 ///
 /// ```
-/// use bufpool::chunk::dotnet::in_loh;
+/// use course_pool::chunk::dotnet::in_loh;
 /// assert!(in_loh(21_244, 4) && !in_loh(21_243, 4));
 /// assert!(in_loh(84_976, 1) && !in_loh(84_975, 1));
 /// ```
@@ -364,7 +364,7 @@ pub fn in_loh(len: u64, elem_size: u64) -> bool {
 /// elements, rounded up to 8 bytes.
 ///
 /// ```
-/// use bufpool::chunk::dotnet::dotnet_array_bytes;
+/// use course_pool::chunk::dotnet::dotnet_array_bytes;
 /// assert_eq!(dotnet_array_bytes(20_000, 4), 80_024);
 /// assert_eq!(dotnet_array_bytes(25_000, 4), 100_024);
 /// assert_eq!(dotnet_array_bytes(21_244, 4), 85_000); // the first `int[]` in the LOH

@@ -1,9 +1,9 @@
 //! Rent, write, return: what a pool saves, counted by the counting allocator.
 //!
-//! `cargo run -p bufpool --example rent_return`
+//! `cargo run -p course-pool --example rent_return`
 
-use bufpool::alloc_count::{CountingAlloc, measure};
 use bufpool::pool::SharedPool;
+use course_pool::alloc_count::{CountingAlloc, measure};
 
 #[global_allocator]
 static GLOBAL: CountingAlloc<std::alloc::System> = CountingAlloc::new(std::alloc::System);

@@ -18,7 +18,7 @@ pub fn median_of_sorted(xs: &[f64]) -> f64 {
 /// is no sample or the median is 0.
 ///
 /// ```
-/// use bufpool::stats::robust_cv;
+/// use course_pool::stats::robust_cv;
 /// assert_eq!(robust_cv(&[1.0, 1.0, 1.0], 1.0), 0.0);
 /// // One far outlier does not move it: the median absolute deviation ignores it.
 /// assert_eq!(robust_cv(&[1.0, 1.0, 1.0, 1.0, 100.0], 1.0), 0.0);
@@ -59,7 +59,7 @@ pub fn usable_sorted(samples: &[f64]) -> Option<Vec<f64>> {
 /// Median, robust CV and count of the finite, non-negative `samples`; `None` if there are none.
 ///
 /// ```
-/// use bufpool::stats::summarize;
+/// use course_pool::stats::summarize;
 /// let s = summarize(&[1.0, 2.0, 3.0, 100.0, f64::NAN, -1.0]).unwrap();
 /// assert_eq!((s.median, s.samples), (2.5, 4));
 /// assert!(summarize(&[f64::INFINITY]).is_none());

@@ -7,8 +7,8 @@
 //!
 //! Cost when off: one `bool` test per access and no atomic operation at all.
 
-use super::PoolError;
-use super::sync::{AtomicU64, Ordering};
+use bufpool::pool::PoolError;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Lease state of one buffer: the current generation, odd while lent (`2g + 1`), even while in
 /// the pool.

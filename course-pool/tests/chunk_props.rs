@@ -5,9 +5,11 @@
 
 use std::alloc::System;
 
-use bufpool::alloc_count::{self, AllocStats, CountingAlloc};
-use bufpool::chunk::{
-    Element, FreeList, Mode, Plan, RunSummary, Source, SourceKind, Strategy, predict_blocks, run,
+use bufpool::pool::SharedPool;
+use course_pool::alloc_count::{self, AllocStats, CountingAlloc};
+use course_pool::chunk::{
+    Element, FIRST_STEP, FreeList, Mode, Plan, RentBuffer, RunSummary, Source, SourceKind,
+    Strategy, growth_steps, predict_blocks, run,
 };
 use proptest::prelude::*;
 
@@ -71,7 +73,8 @@ fn measured<T: Element>(
     data: &Vec<T>,
     size: usize,
 ) -> (RunSummary, AllocStats) {
-    let mut pool = FreeList::with_capacity(2);
+    // Room for a buffer per growth step, so the free list's own stack never grows.
+    let mut pool = FreeList::with_capacity(usize::BITS as usize);
     let (r, stats) = alloc_count::measure(|| {
         run(
             plan(strategy, size, Mode::Drop),
@@ -96,8 +99,8 @@ fn predicted(
     for index in 0..len.div_ceil(size) {
         for b in predict_blocks(strategy, kind, len, size, elem, index).unwrap() {
             match b {
-                bufpool::chunk::Block::Alloc(_) => total.0 += 1,
-                bufpool::chunk::Block::Realloc(_) => total.1 += 1,
+                course_pool::chunk::Block::Alloc(_) => total.0 += 1,
+                course_pool::chunk::Block::Realloc(_) => total.1 += 1,
             }
             total.2 += (b.len() * elem) as u64;
         }
@@ -199,11 +202,17 @@ proptest! {
         let (_, on_iter) = measured(Strategy::DotnetChunk, SourceKind::Yielded, &data, size);
         prop_assert_eq!(on_iter.allocations, expected);
 
-        // Zero-copy: nothing at all. Reused buffer: one buffer.
+        // Zero-copy: nothing at all. Reused buffer: one buffer, from an iterator grown in steps
+        // to the first chunk's length (never to more than it read, doubled).
         let (_, s) = measured(Strategy::SliceChunks, SourceKind::Vec, &data, size);
         prop_assert_eq!(s.allocations + s.reallocations, 0);
         let (_, s) = measured(Strategy::ReusedBuffer, SourceKind::Yielded, &data, size);
-        prop_assert_eq!((s.allocations, s.bytes_requested), (1, (size * 4) as u64));
+        let steps = growth_steps(len.min(size), size);
+        let step_bytes = (steps.iter().sum::<usize>() * 4) as u64;
+        prop_assert_eq!(
+            (s.allocations, s.reallocations, s.bytes_requested),
+            (u64::from(len > 0), steps.len().saturating_sub(1) as u64, step_bytes)
+        );
     }
 
     #[test]
@@ -241,5 +250,132 @@ fn regions_on_other_threads_do_not_interfere() {
         .collect();
     for (i, h) in handles.into_iter().enumerate() {
         assert_eq!(h.join().unwrap(), 50 * (100 + i as u64));
+    }
+}
+
+/// Bytes a run of the reused or pooled chunker may request: what it read, rounded up to a growth
+/// step or a bucket (each at most twice what it rounds, or the first step), for every buffer a
+/// chunk passed through (their lengths double, so their sum is at most twice the last), plus the
+/// holder of held chunks (a pointer and a length per chunk).
+fn read_bound(read: usize, chunks: usize, elem: usize) -> u64 {
+    let per_chunk_floor = chunks * FIRST_STEP;
+    (4 * (read + per_chunk_floor) * elem + chunks * size_of::<Box<[u8]>>()) as u64
+}
+
+/// A chunk size: small, around the data's length, or absurd up to `usize::MAX`.
+fn any_size() -> impl proptest::strategy::Strategy<Value = usize> {
+    prop_oneof![
+        1usize..64,
+        1usize..5_000,
+        Just(usize::MAX),
+        Just(usize::MAX / 2),
+        (1usize << 20)..usize::MAX,
+    ]
+}
+
+fn check_reads_before_allocating<T: Element + bufpool::pool::Element>(
+    data: &Vec<T>,
+    size: usize,
+    kind: SourceKind,
+) -> Result<(), TestCaseError> {
+    let elem = size_of::<T>();
+    let cases = [
+        (Strategy::ReusedBuffer, Mode::Drop, false),
+        (Strategy::Pooled, Mode::Drop, false),
+        (Strategy::Pooled, Mode::Hold, false),
+        (Strategy::Pooled, Mode::Drop, true),
+        (Strategy::Pooled, Mode::Hold, true),
+    ];
+    for (strategy, mode, shared) in cases {
+        let mut free = FreeList::<T>::with_capacity(usize::BITS as usize);
+        let mut bucketed = SharedPool::<T>::new();
+        // The pool's own bookkeeping (this thread's slots) is made before the measured run.
+        let warm = RentBuffer::rent(&mut bucketed, 1).unwrap();
+        RentBuffer::give_back(&mut bucketed, warm);
+        let pool: &mut dyn RentBuffer<T> = if shared { &mut bucketed } else { &mut free };
+        let plan = Plan {
+            strategy,
+            size,
+            mode,
+            max_chunks: None,
+        };
+        let (r, stats) =
+            alloc_count::measure(|| run(plan, Source::of(kind, data), Some(pool), &mut |_| ()))
+                .unwrap();
+        let r = r.map_err(|e| TestCaseError::fail(format!("{strategy:?} {mode:?}: {e}")))?;
+        prop_assert_eq!(r.elements, data.len());
+        // A shared pool's partitions grow their stacks on give-back: a few words per bucket.
+        let bookkeeping = if shared {
+            64 * size_of::<usize>() as u64 * 4
+        } else {
+            0
+        };
+        let bound = read_bound(r.elements, r.chunks, elem) + bookkeeping;
+        prop_assert!(
+            stats.bytes_requested <= bound,
+            "{:?} {:?} (shared pool: {}) on {:?}: {} elements of {} B in chunks of {} requested {} B, more than the {} B they round to",
+            strategy,
+            mode,
+            shared,
+            kind,
+            data.len(),
+            elem,
+            size,
+            stats.bytes_requested,
+            bound
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// No chunker allocates more than it has read, rounded to its growth step or bucket, for
+    /// any source, length and chunk size up to `usize::MAX` (.NET's
+    /// `ChunkTests.DoesNotPrematurelyAllocateHugeArray`: ten elements in chunks of
+    /// `int.MaxValue` are one short chunk, not an out-of-memory error).
+    #[test]
+    fn chunkers_allocate_no_more_than_they_read(
+        len in prop_oneof![0usize..40, 0usize..3_000],
+        size in any_size(),
+        kind in prop::sample::select(SourceKind::ALL.to_vec()),
+    ) {
+        let bytes: Vec<u8> = (0..len).map(|i| i as u8).collect();
+        check_reads_before_allocating(&bytes, size, kind)?;
+        let ints: Vec<i32> = (0..len as i32).collect();
+        check_reads_before_allocating(&ints, size, kind)?;
+    }
+}
+
+/// The .NET test itself: ten elements in chunks of the largest size are one chunk of ten, from
+/// every strategy that reads a yielded source, with no block near the chunk size.
+#[test]
+fn does_not_prematurely_allocate_huge_array() {
+    let data: Vec<i32> = (0..10).collect();
+    for strategy in Strategy::ALL {
+        for mode in [Mode::Drop, Mode::Hold] {
+            if strategy.check(SourceKind::Yielded, mode).is_err() {
+                continue;
+            }
+            let mut pool = FreeList::<i32>::with_capacity(usize::BITS as usize);
+            let mut chunks = Vec::new();
+            let (r, stats) = alloc_count::measure(|| {
+                run(
+                    plan(strategy, usize::MAX, mode),
+                    Source::Yielded(&data),
+                    Some(&mut pool),
+                    &mut |c| chunks.push(c.len()),
+                )
+            })
+            .unwrap();
+            assert_eq!(r.unwrap().chunks, 1, "{strategy:?} {mode:?}");
+            assert_eq!(chunks, [10], "{strategy:?} {mode:?}");
+            assert!(
+                stats.bytes_requested <= 1024,
+                "{strategy:?} {mode:?}: {} B for ten ints",
+                stats.bytes_requested
+            );
+        }
     }
 }

@@ -5,17 +5,29 @@
 //! course reproduces the .NET hazards live: return twice and two later renters share one buffer;
 //! keep a handle after return and your writes land in the next renter's data.
 
-use super::checked::Lease;
-use super::configurable::ConfigurableEngine;
-use super::element::{self, Element};
-use super::engine::{Engine, Plan, Put};
-use super::layout::{Layout, Place};
-use super::shared::{CellSlots, Pooled, SharedEngine, next_pool_id};
-use super::sync::{self, Arc, Mutex};
-use super::trim::{self, MemoryPressure};
-use super::{ConfigurableConfig, PoolError, PoolStats, SharedConfig};
+mod checked;
+
+use bufpool::pool::engine::{
+    self as element, ConfigurableEngine, Engine, Place, Plan, Put, SharedEngine, next_pool_id,
+};
+use bufpool::pool::{
+    ConfigurableConfig, Element, Layout, MemoryPressure, PoolError, PoolStats, SharedConfig,
+};
+use checked::Lease;
 use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+
+/// Locks `m`, ignoring poisoning: a handle's buffer is plain data, never left half-updated by
+/// the pool across a call into user code.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The next id of `counter`, from 1.
+fn next_id(counter: &std::sync::atomic::AtomicU64) -> u64 {
+    counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
 
 static BUFFER_IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -25,7 +37,7 @@ pub(crate) struct BufferCell<T> {
     /// Id of the pool that allocated it; 0 for a foreign buffer ([`Handle::from_vec`]).
     origin: u64,
     len: usize,
-    pub(crate) lease: Lease,
+    lease: Lease,
     data: Mutex<Box<[T]>>,
 }
 
@@ -37,7 +49,7 @@ pub(crate) struct BufferCell<T> {
 /// buffer holds now — the .NET behaviour.
 ///
 /// ```
-/// use bufpool::pool::HandlePool;
+/// use course_pool::handle::HandlePool;
 /// let pool = HandlePool::<i32>::new();
 /// let stale = pool.rent(64).unwrap();
 /// pool.return_handle(&stale, false).unwrap();
@@ -65,7 +77,7 @@ impl<T> Clone for Handle<T> {
 impl<T: Element> Handle<T> {
     fn new_cell(origin: u64, data: Box<[T]>, checked: bool) -> Arc<BufferCell<T>> {
         Arc::new(BufferCell {
-            id: sync::next_id(&BUFFER_IDS),
+            id: next_id(&BUFFER_IDS),
             origin,
             len: data.len(),
             lease: Lease::new(checked),
@@ -76,7 +88,7 @@ impl<T: Element> Handle<T> {
     /// A buffer that never came from any pool (C#'s `new T[n]`), to return to one.
     ///
     /// ```
-    /// use bufpool::pool::{Handle, HandlePool};
+    /// use course_pool::handle::{Handle, HandlePool};
     /// let pool = HandlePool::<u8>::new();
     /// let mine = Handle::from_vec(vec![0u8; 128]);
     /// mine.write(0, 77).unwrap();
@@ -135,13 +147,13 @@ impl<T: Element> Handle<T> {
     /// Runs `f` on the whole buffer.
     pub fn with<R>(&self, f: impl FnOnce(&[T]) -> R) -> Result<R, PoolError> {
         self.check()?;
-        Ok(f(&sync::lock(&self.cell.data)))
+        Ok(f(&lock(&self.cell.data)))
     }
 
     /// Runs `f` on the whole buffer, mutably.
     pub fn with_mut<R>(&self, f: impl FnOnce(&mut [T]) -> R) -> Result<R, PoolError> {
         self.check()?;
-        Ok(f(&mut sync::lock(&self.cell.data)))
+        Ok(f(&mut lock(&self.cell.data)))
     }
 
     /// Element `index`.
@@ -194,20 +206,17 @@ impl<T> Eq for Handle<T> {}
 
 type Slot<T> = Arc<BufferCell<T>>;
 
-impl<T: Element> Pooled for Slot<T> {
-    type Slots = CellSlots<Self>;
-}
-
 /// A pool whose buffers are [`Handle`]s: the API the live quizzes and widgets run.
 ///
 /// It runs either engine: the shared pool's ([`HandlePool::new`], [`HandlePool::with_shared`])
 /// or the configurable pool's ([`HandlePool::with_configurable`]), with the same rules as
-/// [`SharedPool`](super::SharedPool) and [`ConfigurablePool`](super::ConfigurablePool).
+/// [`SharedPool`](bufpool::pool::SharedPool) and
+/// [`ConfigurablePool`](bufpool::pool::ConfigurablePool).
 ///
 /// Double return, reproduced (the Thai article's `r1[0].V = 11` read through `r2`):
 ///
 /// ```
-/// use bufpool::pool::HandlePool;
+/// use course_pool::handle::HandlePool;
 /// let pool = HandlePool::<u8>::new();
 /// let x = pool.rent(64).unwrap();
 /// pool.return_handle(&x, false).unwrap();
@@ -222,7 +231,8 @@ impl<T: Element> Pooled for Slot<T> {
 /// In checked mode the same misuse is an error:
 ///
 /// ```
-/// use bufpool::pool::{HandlePool, PoolError};
+/// use bufpool::pool::PoolError;
+/// use course_pool::handle::HandlePool;
 /// let pool = HandlePool::<u8>::new().with_checked(true);
 /// let x = pool.rent(64).unwrap();
 /// pool.return_handle(&x, false).unwrap();
@@ -258,7 +268,7 @@ impl<T: Element> HandlePool<T> {
     /// A handle pool over the shared engine with the default settings.
     pub fn new() -> Self {
         let mut config = SharedConfig::default();
-        config.partitions = config.partitions.clamp(1, super::config::MAX_PARTITIONS);
+        config.partitions = config.partitions.clamp(1, bufpool::pool::MAX_PARTITIONS);
         Self::with_shared(config).unwrap_or_else(|_| unreachable!("default settings are valid"))
     }
 
@@ -342,7 +352,7 @@ impl<T: Element> HandlePool<T> {
         }
         let len = cell.len;
         if clear && self.engine.clears(len) {
-            element::clear(&mut sync::lock(&cell.data));
+            element::clear(&mut lock(&cell.data));
         }
         match self.engine.put(len, cell.clone()) {
             Put::Kept | Put::Dropped(_) | Put::Ignored(_) => Ok(()),
@@ -350,9 +360,9 @@ impl<T: Element> HandlePool<T> {
         }
     }
 
-    /// One trim pass (shared engine only; see [`SharedPool::trim`](super::SharedPool::trim)).
+    /// One trim pass (shared engine only; see [`SharedPool::trim`](bufpool::pool::SharedPool::trim)).
     pub fn trim(&self, pressure: MemoryPressure, now: Duration) {
-        drop(self.engine.trim(pressure, trim::millis(now)));
+        drop(self.engine.trim(pressure, element::millis(now)));
     }
 
     /// Drops every buffer the pool keeps that the calling thread can reach.
@@ -386,3 +396,6 @@ impl<T: Element> fmt::Debug for HandlePool<T> {
             .finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests;

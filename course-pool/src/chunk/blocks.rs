@@ -15,8 +15,8 @@
 //!
 //! ```
 //! use std::alloc::System;
-//! use bufpool::alloc_count::CountingAlloc;
-//! use bufpool::chunk::{blocks, SourceKind, Strategy};
+//! use course_pool::alloc_count::CountingAlloc;
+//! use course_pool::chunk::{blocks, SourceKind, Strategy};
 //!
 //! #[global_allocator]
 //! static A: CountingAlloc<System> = CountingAlloc::new(System);
@@ -218,7 +218,7 @@ impl fmt::Display for BlocksReport {
 /// [`ChunkError::ZeroSize`] and [`ChunkError::Unsupported`], as [`run`] would.
 ///
 /// ```
-/// use bufpool::chunk::{predict_blocks, Block, SourceKind, Strategy};
+/// use course_pool::chunk::{predict_blocks, Block, SourceKind, Strategy};
 ///
 /// let b = predict_blocks(Strategy::DotnetEnumerablePath, SourceKind::Vec, 10, 100, 4, 0).unwrap();
 /// assert_eq!(b, [Block::Alloc(4), Block::Alloc(8), Block::Alloc(16), Block::Alloc(10)]);
@@ -239,10 +239,13 @@ pub fn predict_blocks(
     }
     let items = size.min(len - start);
     let allocs = |lens: Vec<usize>| lens.into_iter().map(Block::Alloc).collect();
-    // Buffers sized once: to the chunk size, or less if the source is a slice that is shorter.
+    // The one buffer of the reused and pooled strategies, made at the first chunk: to the chunk
+    // size, or less if the source is a slice that is shorter; from a source of unknown length,
+    // grown in steps as elements arrive (reallocated in place for the reused buffer, rented anew
+    // for the pooled one).
     let buffer = match source {
-        SourceKind::Slice | SourceKind::Vec => size.min(len),
-        SourceKind::Yielded => size,
+        SourceKind::Slice | SourceKind::Vec => vec![size.min(len)],
+        SourceKind::Yielded => super::growth_steps(items, size),
     };
     Ok(match strategy {
         Strategy::DotnetChunk if source == SourceKind::Slice => vec![Block::Alloc(items)],
@@ -270,7 +273,18 @@ pub fn predict_blocks(
                 })
                 .collect()
         }
-        Strategy::ReusedBuffer | Strategy::Pooled if index == 0 => vec![Block::Alloc(buffer)],
+        Strategy::ReusedBuffer if index == 0 => buffer
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                if i == 0 {
+                    Block::Alloc(b)
+                } else {
+                    Block::Realloc(b)
+                }
+            })
+            .collect(),
+        Strategy::Pooled if index == 0 => allocs(buffer),
         Strategy::ReusedBuffer | Strategy::Pooled => Vec::new(),
     })
 }
@@ -321,7 +335,9 @@ pub fn blocks<T: Element>(len: usize, size: usize) -> Result<BlocksReport, Chunk
                     mode: Mode::Drop,
                     max_chunks: Some(n),
                 };
-                let mut pool = FreeList::with_capacity(2);
+                // Room for a buffer per growth step (at most one per bit of a length), so the
+                // free list's own stack never grows inside the measurement.
+                let mut pool = FreeList::with_capacity(usize::BITS as usize);
                 let (result, stats) =
                     alloc_count::measure(|| run(plan, source, Some(&mut pool), &mut |_| ()))?;
                 result?;

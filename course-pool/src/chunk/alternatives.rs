@@ -10,7 +10,7 @@ use super::{ChunkError, Element, check_size};
 /// method with `yield return`.
 ///
 /// ```
-/// use bufpool::chunk::UnknownLen;
+/// use course_pool::chunk::UnknownLen;
 /// let it = UnknownLen(0..100);
 /// assert_eq!(it.size_hint(), (0, None));
 /// ```
@@ -38,7 +38,7 @@ impl<I: Iterator> Iterator for UnknownLen<I> {
 /// the crate's tests pin it so a toolchain change is noticed.
 ///
 /// ```
-/// use bufpool::chunk::CollectChunks;
+/// use course_pool::chunk::CollectChunks;
 ///
 /// let chunks: Vec<Vec<i32>> = CollectChunks::new(0..5, 2).unwrap().collect();
 /// assert_eq!(chunks, [vec![0, 1], vec![2, 3], vec![4]]);
@@ -189,12 +189,15 @@ impl<I: Iterator> Fill<I::Item> for IterFill<I> {
 /// One buffer, allocated once and refilled for every chunk. Each chunk is lent (`&[T]`) until the
 /// next call: it cannot be kept, which is exactly this strategy's limit.
 ///
-/// The buffer is allocated at the first chunk (an empty source costs nothing) with room for
-/// `min(size, upper bound the source reports)` elements; allocation failure is an error, not an
+/// The buffer is allocated at the first chunk (an empty source costs nothing) and never holds
+/// more than has been read: from a source that reports how many elements are left (a slice),
+/// exactly `min(size, left)`; from one that does not (an iterator), [`growth_steps`] as elements
+/// arrive, so ten elements in chunks of `usize::MAX` ask for 16, not for the chunk size (.NET's
+/// `ChunkTests.DoesNotPrematurelyAllocateHugeArray`). Allocation failure is an error, not an
 /// abort.
 ///
 /// ```
-/// use bufpool::chunk::{ReusedBuffer, SliceFill};
+/// use course_pool::chunk::{ReusedBuffer, SliceFill};
 ///
 /// let mut chunks = ReusedBuffer::new(SliceFill(&[1, 2, 3, 4, 5]), 2).unwrap();
 /// let mut seen = Vec::new();
@@ -234,16 +237,72 @@ impl<F: Fill<T>, T: Element> ReusedBuffer<F, T> {
         if !self.feed.has_more() {
             return Ok(None);
         }
-        if self.buf.is_empty() {
-            let len = self
-                .feed
-                .upper_len()
-                .map_or(self.size, |u| u.min(self.size));
-            self.buf = try_buffer(len)?;
+        let mut n = 0;
+        loop {
+            if n == self.buf.len() {
+                // The buffer is full: the chunk is complete, or the source has more of it.
+                if n == self.size || !self.feed.has_more() {
+                    break;
+                }
+                let len = match self.feed.upper_len() {
+                    Some(left) => n + left.min(self.size - n),
+                    None => next_step(n, self.size),
+                };
+                grow(&mut self.buf, len)?;
+            }
+            n += self.feed.fill(&mut self.buf[n..]);
+            if n < self.buf.len() {
+                break; // the source ended
+            }
         }
-        let n = self.feed.fill(&mut self.buf);
         Ok(Some(&self.buf[..n]))
     }
+}
+
+/// The first length a buffer of unknown final length starts at: the pool's smallest bucket.
+pub const FIRST_STEP: usize = 16;
+
+/// The buffer length after `len` when more elements keep coming, in chunks of `size`: the first
+/// step, then doubling, never past `size`.
+pub(crate) fn next_step(len: usize, size: usize) -> usize {
+    len.saturating_mul(2).max(FIRST_STEP).min(size)
+}
+
+/// The lengths a chunker's buffer passes through to hold `items` elements of a chunk of `size`
+/// read from a source that does not say how many are left: [`FIRST_STEP`] (or `size`, if
+/// smaller), doubling, capped at `size`. Never more than twice what was read, or the first step.
+///
+/// ```
+/// use course_pool::chunk::growth_steps;
+/// assert_eq!(growth_steps(10, usize::MAX), [16]);
+/// assert_eq!(growth_steps(100, 70), [16, 32, 64, 70]);
+/// assert_eq!(growth_steps(3, 2), [2]);
+/// assert!(growth_steps(0, 8).is_empty());
+/// ```
+pub fn growth_steps(items: usize, size: usize) -> Vec<usize> {
+    let items = items.min(size);
+    let mut steps = Vec::new();
+    if items == 0 {
+        return steps;
+    }
+    let mut len = next_step(0, size);
+    steps.push(len);
+    while len < items {
+        len = next_step(len, size);
+        steps.push(len);
+    }
+    steps
+}
+
+/// Grows `buf` to exactly `len` default elements (a reallocation once it has a block), or an error
+/// instead of an abort.
+fn grow<T: Element>(buf: &mut Vec<T>, len: usize) -> Result<(), ChunkError> {
+    buf.try_reserve_exact(len.saturating_sub(buf.len()))
+        .map_err(|_| ChunkError::OutOfMemory {
+            bytes: (len as u64).saturating_mul(size_of::<T>() as u64),
+        })?;
+    buf.resize(len, T::default());
+    Ok(())
 }
 
 /// A zero-filled `Vec` of exactly `len` elements, or an error instead of an abort.

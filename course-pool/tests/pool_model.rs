@@ -8,9 +8,9 @@
 
 use bufpool::bucket::{BUCKET_COUNT, bucket_length, bucket_of_length, select_bucket_index};
 use bufpool::pool::{
-    ConfigurableConfig, Handle, HandlePool, MemoryPressure, PoolError, Rented, SharedConfig,
-    SharedPool,
+    ConfigurableConfig, MemoryPressure, PoolError, Rented, SharedConfig, SharedPool,
 };
+use course_pool::handle::{Handle, HandlePool};
 use proptest::prelude::*;
 use std::time::Duration;
 

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use std::alloc::System;
-//! use bufpool::alloc_count::{self, CountingAlloc};
+//! use course_pool::alloc_count::{self, CountingAlloc};
 //!
 //! #[global_allocator]
 //! static A: CountingAlloc<System> = CountingAlloc::new(System);
@@ -62,12 +62,12 @@ use serde::Serialize;
 ///
 /// ```
 /// use std::alloc::System;
-/// use bufpool::alloc_count::CountingAlloc;
+/// use course_pool::alloc_count::CountingAlloc;
 ///
 /// #[global_allocator]
 /// static A: CountingAlloc<System> = CountingAlloc::new(System);
 ///
-/// assert!(bufpool::alloc_count::installed());
+/// assert!(course_pool::alloc_count::installed());
 /// ```
 ///
 /// All instances share the same per-thread counters (there is only one global allocator anyway).
@@ -259,8 +259,8 @@ static INSTALLED: AtomicU8 = AtomicU8::new(UNKNOWN);
 ///
 /// ```
 /// // No `#[global_allocator]` in this program: counts would be zeros, so `measure` refuses.
-/// assert!(!bufpool::alloc_count::installed());
-/// assert!(bufpool::alloc_count::measure(|| vec![1u8]).is_err());
+/// assert!(!course_pool::alloc_count::installed());
+/// assert!(course_pool::alloc_count::measure(|| vec![1u8]).is_err());
 /// ```
 pub fn installed() -> bool {
     match INSTALLED.load(Ordering::Relaxed) {
@@ -359,7 +359,7 @@ impl Drop for Region {
 ///
 /// ```
 /// use std::alloc::System;
-/// use bufpool::alloc_count::{measure, CountingAlloc};
+/// use course_pool::alloc_count::{measure, CountingAlloc};
 ///
 /// #[global_allocator]
 /// static A: CountingAlloc<System> = CountingAlloc::new(System);
