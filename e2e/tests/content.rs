@@ -34,7 +34,7 @@ const TERMS: &[(&str, &str)] = &[
 /// (widgets, quizzes, figure tables, whose labels are figure titles).
 const PROSE: &str = r#"
 const main = document.querySelector('main').cloneNode(true);
-main.querySelectorAll('pre, code, h1, h2, h3, h4, h5, h6, em, svg, [data-lab-widget], [data-lab-quiz], .lab-fig-table, .lab-chart, .lab-quiz-print, .lab-answer-key, .lab-machines, .lab-bucket-table, .lab-fig, .lab-prov, .lab-claim').forEach((e) => e.remove());
+main.querySelectorAll('pre, code, h1, h2, h3, h4, h5, h6, em, svg, [data-lab-widget], [data-lab-quiz], .lab-fig-table, .lab-chart, .lab-quiz-print, .lab-answer-key, .lab-print-note, .lab-machines, .lab-bucket-table, .lab-fig, .lab-prov, .lab-claim').forEach((e) => e.remove());
 const prose = main.textContent;
 "#;
 

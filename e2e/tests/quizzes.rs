@@ -203,6 +203,11 @@ async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
         "{} answer keys for {quizzes} quizzes",
         keys.len()
     );
+    let notes = b
+        .driver
+        .find_all(By::Css("[data-testid=\"print-note\"]"))
+        .await?;
+    ensure!(notes.is_empty(), "the print page points to itself");
     // On screen the printed form is hidden; in print the live quiz is.
     ensure!(!printed[0].is_displayed().await?);
     let live = b.driver.find(By::Css(".lab-quiz")).await?;
@@ -217,6 +222,38 @@ async fn print_page_prints_questions_and_an_answer_key() -> Result<()> {
         !live.is_displayed().await?,
         "the live quiz prints its empty fields"
     );
+    b.finish().await
+}
+
+/// A chapter's page does not carry the printed quiz (only print.html does, issue 36); printed,
+/// it says where the questions and their key are.
+#[tokio::test]
+async fn a_chapter_page_points_its_printout_to_the_print_page() -> Result<()> {
+    let b = e2e::session_on("why-pool.html").await?;
+    let printed = b.driver.find_all(By::Css(".lab-quiz-print")).await?;
+    ensure!(printed.is_empty(), "{} printed quizzes", printed.len());
+    let keys = b
+        .driver
+        .find_all(By::Css("[data-testid=\"answer-key\"]"))
+        .await?;
+    ensure!(keys.is_empty(), "{} answer keys", keys.len());
+    let source = b.driver.source().await?;
+    ensure!(
+        !source.contains("lab-print-only"),
+        "a marker left in the page"
+    );
+    let note = b
+        .driver
+        .find(By::Css("[data-testid=\"print-note\"]"))
+        .await?;
+    ensure!(
+        !note.is_displayed().await?,
+        "the print note shows on screen"
+    );
+    b.emulate_media("print").await?;
+    ensure!(note.is_displayed().await?, "the print note does not print");
+    let link = note.find(By::Css("a")).await?;
+    ensure!(link.attr("href").await?.as_deref() == Some("print.html"));
     b.finish().await
 }
 

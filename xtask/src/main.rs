@@ -46,6 +46,7 @@ mod pages;
 mod search;
 mod serve;
 mod site;
+mod slim;
 mod test;
 mod tools;
 

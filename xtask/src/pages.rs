@@ -5,8 +5,10 @@
 //! - code blocks highlighted at build time (`highlight.rs`), and highlight.js left out: a
 //!   three-line stand-in for the two calls mdBook's `book.js` makes to it;
 //! - the page's stylesheets as one file (`lab-site-<hash>.css`, the print sheet inside as
-//!   `@media print`), except mdBook's three highlight sheets, inlined as `<style>` elements with
-//!   their ids (`book.js` switches them by theme);
+//!   `@media print`), mdBook's three highlight sheets inside too, each under the themes it
+//!   serves (`slim.rs`; `book.js` still finds an empty `<style>` by each id to switch);
+//! - the printed quiz and its answer key only on the print page, the template's indentation
+//!   gone (`slim.rs`);
 //! - mdBook's search (elasticlunr, mark, searcher: 60 kB before gzip) loaded on the first use
 //!   of search, not by every page;
 //! - the page's wasm module and its `.wasm` requested from the head (`modulepreload`,
@@ -171,6 +173,12 @@ fn rewrite(dir: &Path, code: &str) -> Result<(usize, usize)> {
             .to_string();
         let (html, n) = crate::highlight::page(&html);
         blocks += n;
+        let (html, broken) = crate::slim::print_only(&html, name == "print.html");
+        anyhow::ensure!(
+            broken == 0,
+            "{}: {broken} print-only block(s) without their markers (see xtask/src/slim.rs)",
+            path.display()
+        );
         let Some(html) = page(dir, code, &name, &html, &mut bundles)? else {
             std::fs::write(&path, html)?;
             continue;
@@ -197,7 +205,7 @@ fn page(
     // Edits as (range, replacement), applied from the end.
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let bundled: Vec<&Tag> = links.iter().filter(|l| l.id.is_none()).collect();
-    let key: Vec<String> = bundled.iter().map(|l| l.href.clone()).collect();
+    let key: Vec<String> = links.iter().map(|l| l.href.clone()).collect();
     let bundle = match bundles.get(&key) {
         Some(b) => b.clone(),
         None => {
@@ -214,6 +222,19 @@ fn page(
                     }
                 }
             }
+            // mdBook's highlight sheets, each under the themes that use it (`slim.rs`).
+            for l in links.iter().filter(|l| l.id.is_some()) {
+                let id = l.id.as_deref().unwrap_or_default();
+                let Some((_, themes)) =
+                    crate::slim::HIGHLIGHT_THEMES.iter().find(|(i, _)| *i == id)
+                else {
+                    anyhow::bail!(
+                        "a stylesheet with the unknown id {id:?}: book.js switches only mdBook's highlight sheets (xtask/src/slim.rs)"
+                    );
+                };
+                let text = std::fs::read_to_string(dir.join(&l.href))?;
+                css.push_str(&crate::slim::scope_highlight(&text, themes));
+            }
             let file = format!("lab-site-{:08x}.css", fnv(css.as_bytes()));
             std::fs::write(dir.join(&file), css)?;
             bundles.insert(key, file.clone());
@@ -222,10 +243,8 @@ fn page(
     };
     for (i, l) in links.iter().enumerate() {
         let replacement = match &l.id {
-            Some(id) => {
-                let text = std::fs::read_to_string(dir.join(&l.href))?;
-                format!("<style id=\"{id}\">{text}</style>")
-            }
+            // Empty: `book.js` toggles these by id; their rules are in the bundle, by theme.
+            Some(id) => format!("<style id=\"{id}\"></style>"),
             None if i == links.iter().position(|l| l.id.is_none()).unwrap_or(0) => {
                 format!("<link rel=\"stylesheet\" href=\"{bundle}\">")
             }
@@ -298,7 +317,7 @@ fn page(
     for (range, text) in edits {
         out.replace_range(range, &text);
     }
-    Ok(Some(out))
+    Ok(Some(crate::slim::squeeze(&out)))
 }
 
 /// Extensions of the files worth compressing.

@@ -54,6 +54,16 @@ mod snippets;
 pub mod translate;
 
 pub use data::Data;
+
+/// Markers around what only the book's print page carries (the printed quizzes and their answer
+/// key): `START printed ELSE chapter-page END`. `cargo xtask build` keeps the printed part in
+/// `print.html` and the other part in every chapter page (`xtask/src/slim.rs`): a chapter's
+/// page does not carry, hidden, questions only a printout shows.
+pub const PRINT_ONLY: [&str; 3] = [
+    "<!--lab-print-only-->",
+    "<!--lab-print-else-->",
+    "<!--/lab-print-only-->",
+];
 pub use render::chart::names as chart_names;
 pub use render::{citable, format_value};
 

@@ -49,7 +49,11 @@ pub fn quiz(id: &str, options: &[&str], data: &Data, key: &mut Key) -> Result<St
         ),
         None => (format!("quiz-{id}"), String::new()),
     };
-    let printed = printed(spec, kinds.as_deref(), &page, key)?;
+    let [start, middle, end] = crate::PRINT_ONLY;
+    let printed = format!(
+        "{start}{}{middle}{end}",
+        printed(spec, kinds.as_deref(), &page, key)?
+    );
     Ok(format!(
         "\n\n<div class=\"lab-quiz\" data-lab-quiz=\"{id}\" data-testid=\"{testid}\"{attr} data-page=\"{}\">\
          <p class=\"lab-loading\">{}</p></div>\n{printed}\n\n",
@@ -147,13 +151,21 @@ pub fn answer_key(key: &Key) -> String {
     if key.entries.is_empty() {
         return String::new();
     }
+    let [start, middle, end] = crate::PRINT_ONLY;
     format!(
-        "\n\n<div class=\"lab-answer-key\" data-testid=\"answer-key\"><p><strong>{}</strong> {}</p><ol>{}</ol></div>\n\n",
+        "\n\n{start}<div class=\"lab-answer-key\" data-testid=\"answer-key\"><p><strong>{}</strong> {}</p><ol>{}</ol></div>\
+         {middle}<p class=\"lab-print-note\" data-testid=\"print-note\">{}</p>{end}\n\n",
         lab_text::html::escape(&lab_text::t!("Answer key")),
         lab_text::html::escape(&lab_text::t!(
             "(for the printed questions above; computed by the lab when the book was built)"
         )),
-        key.entries.concat()
+        key.entries.concat(),
+        lab_text::f!(
+            "{} <a href=\"print.html\">print.html</a>",
+            lab_text::html::escape(&lab_text::t!(
+                "This chapter's quiz questions and their answer key print with the whole book:"
+            ))
+        )
     )
 }
 
