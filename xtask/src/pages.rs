@@ -162,6 +162,15 @@ fn rewrite(dir: &Path, code: &str) -> Result<(usize, usize)> {
         }
     }
     pages.sort();
+    // mdBook's script (`book-<hash>.js`), which reads the icon templates a page keeps.
+    let mut script = String::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with("book-") && name.ends_with(".js") {
+            script = std::fs::read_to_string(&path)?;
+        }
+    }
     let mut bundles: std::collections::BTreeMap<Vec<String>, String> = Default::default();
     let (mut rewritten, mut blocks) = (0, 0);
     for path in pages {
@@ -173,6 +182,7 @@ fn rewrite(dir: &Path, code: &str) -> Result<(usize, usize)> {
             .to_string();
         let (html, n) = crate::highlight::page(&html);
         blocks += n;
+        let (html, _) = crate::slim::unused_templates(&html, &script);
         let (html, broken) = crate::slim::print_only(&html, name == "print.html");
         anyhow::ensure!(
             broken == 0,

@@ -7,6 +7,8 @@
 //!   markers);
 //! - [`scope_highlight`]: mdBook's three highlight sheets go into the site's one stylesheet,
 //!   each under the themes that use it, instead of inline in every page;
+//! - [`unused_templates`]: the icon templates `book.js` would copy into code blocks the page does
+//!   not have (a playground's run button, hidden lines' eye), and the one it never reads;
 //! - [`squeeze`]: the template's indentation (a line's leading spaces) and its comments,
 //!   outside `<pre>`, `<textarea>`, `<script>` and `<style>`, where they render as nothing. Of
 //!   the icons' license comments (`<!--! Font Awesome Free … License … -->`, one per icon, 20 a
@@ -99,6 +101,50 @@ pub fn scope_highlight(css: &str, themes: &[&str]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The icon templates mdBook's template writes into every page, with the markup in a page that
+/// makes `book.js` use each: the run and reset buttons of a playground block, the eye of a
+/// block with hidden lines.
+const TEMPLATE_USES: &[(&str, &str)] = &[
+    ("fa-play", "<pre class=\"playground\""),
+    ("fa-clock-rotate-left", "<pre class=\"playground\""),
+    ("fa-eye", "class=\"boring\""),
+    ("fa-eye-slash", "class=\"boring\""),
+];
+
+/// `html` without the icon templates (`<template id=fa-…>`) that nothing on the page uses: one
+/// [`TEMPLATE_USES`] names goes when the page lacks its markup; any other goes when `script`
+/// (mdBook's `book.js`) does not name it (mdBook 0.5 writes `fa-copy` and never reads it).
+/// Returns the page and the templates removed.
+pub fn unused_templates(html: &str, script: &str) -> (String, usize) {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut removed = 0;
+    while let Some(i) = rest.find("<template id=") {
+        out.push_str(&rest[..i]);
+        let tag = &rest[i..];
+        let Some(end) = tag.find("</template>").map(|e| e + "</template>".len()) else {
+            break;
+        };
+        let id: String = tag["<template id=".len()..]
+            .trim_start_matches('"')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        let used = match TEMPLATE_USES.iter().find(|(t, _)| *t == id) {
+            Some((_, markup)) => html.contains(markup),
+            None => script.contains(&format!("'{id}'")) || script.contains(&format!("\"{id}\"")),
+        };
+        if used {
+            out.push_str(&tag[..end]);
+        } else {
+            removed += 1;
+        }
+        rest = &tag[end..];
+    }
+    out.push_str(rest);
+    (out, removed)
 }
 
 /// Elements whose text keeps its whitespace (or is code).
@@ -233,6 +279,21 @@ mod tests {
             squeeze(html),
             "<p>a</p><i><!--! Font Awesome Free, License --></i><i></i><pre><!-- in code --></pre><!-- open"
         );
+    }
+
+    #[test]
+    fn an_icon_template_stays_only_where_something_uses_it() {
+        let page = "<template id=fa-eye><svg>e</svg></template><template id=fa-copy><svg>c</svg></template>\
+                    <template id=fa-play><svg>p</svg></template><template id=fa-x><svg>x</svg></template>";
+        let script = "document.getElementById('fa-x')";
+        assert_eq!(
+            unused_templates(page, script),
+            ("<template id=fa-x><svg>x</svg></template>".to_string(), 3)
+        );
+        let with_code = format!("{page}<pre class=\"playground\"><code class=\"boring\">");
+        let (kept, removed) = unused_templates(&with_code, script);
+        assert_eq!(removed, 1, "{kept}");
+        assert!(kept.contains("fa-eye") && kept.contains("fa-play") && !kept.contains("fa-copy"));
     }
 
     #[test]
