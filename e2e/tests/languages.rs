@@ -89,6 +89,36 @@ async fn picker_link(b: &Browser, code: &str) -> Result<WebElement> {
         .await?)
 }
 
+/// On an English or Russian page the picker's Thai word is drawn by a face of the book's that has
+/// its letters (a system without a Thai font drew boxes), and that face is loaded.
+#[tokio::test]
+async fn the_pickers_thai_word_has_its_letters_on_every_page() -> Result<()> {
+    let b = e2e::session().await?;
+    for path in ["why-pool.html", "ru/why-pool.html"] {
+        b.open(path).await?;
+        let found: Vec<String> = b
+            .driver
+            .execute(
+                r##"const a = document.querySelector('[data-testid="language-picker"] a[lang="th"]');
+                   const family = getComputedStyle(a).fontFamily.split(",")[0].trim().replace(/"/g, "");
+                   return document.fonts.load('16px "' + family + '"', a.textContent).then((faces) => [
+                     family,
+                     String(faces.length),
+                     String([...document.fonts].some((f) => f.family.replace(/"/g, "") === family
+                       && f.status === "loaded" && /E17/i.test(f.unicodeRange))),
+                   ]);"##,
+                vec![],
+            )
+            .await?
+            .convert()?;
+        ensure!(
+            found.get(1).is_some_and(|n| n != "0") && found.get(2).is_some_and(|t| t == "true"),
+            "{path}: the picker's Thai word has no loaded face with its letters: {found:?}"
+        );
+    }
+    b.finish().await
+}
+
 #[tokio::test]
 async fn the_picker_lands_on_the_same_page_and_section() -> Result<()> {
     let b = e2e::session().await?;
