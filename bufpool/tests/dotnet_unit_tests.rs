@@ -12,8 +12,8 @@
 //! Mapping: `ArrayPool<T>.Shared` is [`SharedPool::shared`], `ArrayPool<T>.Create(maxArrayLength,
 //! maxArraysPerBucket)` is [`ConfigurablePool::with_config`]; an array's `Length` is the guard's
 //! [`capacity`](bufpool::pool::Rented::capacity); `Assert.Same` on arrays compares the buffers'
-//! addresses while both are alive, or the address plus the pool's allocation count after a return
-//! (an address alone could be a new buffer at a freed one's place); C#'s `string` (nullable) is
+//! addresses while both are alive; after a return, the address plus, for a pool of the test's
+//! own, its allocation count (an address alone could be a new buffer at a freed one's place); C#'s `string` (nullable) is
 //! `Option<String>`; a test run by `RemoteExecutor` in a fresh process gets a fresh pool
 //! ([`SharedPool::new`]), or, where the process environment is the point, a child process of this
 //! test binary.
@@ -338,7 +338,7 @@ fn renting_an_array_with_length_greater_than_specified_in_create_still_succeeds(
 /// reading the array after `Return`, the next rent gets the same buffer and reads it.
 #[test]
 fn calling_return_without_clearing_does_not_clear_the_buffer() {
-    for_each_byte_pool!(|pool| {
+    for_each_byte_pool!(|pool, private| {
         let mut buffer = pool.rent(4).unwrap();
         fill_array(buffer.as_capacity_mut());
         let at = addr(buffer.as_capacity());
@@ -350,6 +350,9 @@ fn calling_return_without_clearing_does_not_clear_the_buffer() {
             at,
             "{pool:?}: not the returned buffer"
         );
+        if private {
+            assert_eq!(pool.stats().allocated(), 1, "{pool:?}: a second buffer");
+        }
         check_filled_array(again.as_capacity(), |b1, b2| assert_eq!(b1, b2, "{pool:?}"));
     });
 }
@@ -357,7 +360,7 @@ fn calling_return_without_clearing_does_not_clear_the_buffer() {
 /// `UnitTests.cs`, `CallingReturnWithClearingDoesClearTheBuffer`, adapted as the test above.
 #[test]
 fn calling_return_with_clearing_does_clear_the_buffer() {
-    for_each_byte_pool!(|pool| {
+    for_each_byte_pool!(|pool, private| {
         let mut buffer = pool.rent(4).unwrap();
         fill_array(buffer.as_capacity_mut());
         let at = addr(buffer.as_capacity());
@@ -369,6 +372,9 @@ fn calling_return_with_clearing_does_clear_the_buffer() {
             at,
             "{pool:?}: not the returned buffer"
         );
+        if private {
+            assert_eq!(pool.stats().allocated(), 1, "{pool:?}: a second buffer");
+        }
         check_filled_array(again.as_capacity(), |b1, _| assert_eq!(b1, 0, "{pool:?}"));
     });
 }
