@@ -12,7 +12,8 @@
 //! - [`pool`]: [`SharedPool`](pool::SharedPool) (.NET's `ArrayPool<T>.Shared`) and
 //!   [`ConfigurablePool`](pool::ConfigurablePool) (`ArrayPool<T>.Create()`), each with an
 //!   ownership API (a [`Rented`](pool::Rented) guard that returns itself on drop, so double return
-//!   and use after return do not compile); [`pool::engine`], the storage engines under them, for
+//!   and use after return do not compile); [`BufferPool`](pool::BufferPool), the one trait generic
+//!   code takes for either pool; [`pool::engine`], the storage engines under them, for
 //!   a front end that keeps another buffer type.
 //! - [`bucket`]: which bucket serves a request (`log2((n - 1) | 15) - 3`, length `16 << index`).
 //!

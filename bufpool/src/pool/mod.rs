@@ -138,6 +138,7 @@
 //!   uninitialized).
 //! - Trimming is an explicit call, not a GC callback.
 
+mod buffer_pool;
 mod config;
 mod configurable;
 mod element;
@@ -152,6 +153,7 @@ mod stats;
 mod sync;
 pub mod trim;
 
+pub use buffer_pool::BufferPool;
 pub use config::{
     ConfigurableConfig, DEFAULT_ARRAYS_PER_BUCKET, DEFAULT_ARRAYS_PER_PARTITION,
     DEFAULT_CONFIGURABLE_MAX_LENGTH, ENV_MAX_ARRAYS_PER_PARTITION, ENV_MAX_PARTITION_COUNT,
