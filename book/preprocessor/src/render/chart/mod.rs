@@ -433,7 +433,13 @@ fn html(
     out.push_str(svg);
     // The legend, in HTML so it wraps on a narrow screen.
     out.push_str("<ul class=\"lab-chart-legend\">");
-    for l in lines {
+    // Only lines the plot draws: a series whose every point is a gap is named in the note below,
+    // not by a swatch for a line the reader cannot find.
+    for l in lines.iter().filter(|l| {
+        l.points
+            .iter()
+            .any(|(_, _, p)| matches!(p, Point::Value { .. }))
+    }) {
         out.push_str(&format!(
             "<li>{}{}</li>",
             swatch(&format!("lab-s{} lab-m{}", l.series, l.machine)),

@@ -384,13 +384,26 @@ fn plot(
     yspan: &Span,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let font = || ("sans-serif", FONT).into_font().color(&INK);
+    // The y labels' area holds six characters ("100 kB") beside the axis title; a longer label
+    // ("10,000×") widens it by its extra characters and a little air, or it runs into the title.
+    let longest = yspan
+        .ticks
+        .iter()
+        .map(|(_, l)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    let y_area = if longest > 6 {
+        78 + ((longest - 6) as f64 * 0.55 * FONT + 6.0).ceil() as u32
+    } else {
+        78
+    };
     let mut chart = ChartBuilder::on(root)
         .margin_top(12)
         .margin_right(24)
         .margin_left(6)
         .margin_bottom(6)
         .x_label_area_size(58)
-        .y_label_area_size(78)
+        .y_label_area_size(y_area)
         .build_cartesian_2d(Keyed::new(xspan), Keyed::new(yspan))?;
     let xlabels = xspan.ticks.clone();
     let ylabels = yspan.ticks.clone();
