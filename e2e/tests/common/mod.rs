@@ -9,10 +9,16 @@ use wasm_lab::quiz::Rng;
 
 /// A seed that differs on every run, printed so a failure can be replayed.
 pub fn fresh_rng(what: &str) -> Rng {
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    eprintln!("{what}: drawn with seed {seed}");
+    // `E2E_SEED=<seed>` replays a failed run's draw (the seed is printed with every test).
+    let seed = std::env::var("E2E_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+    eprintln!("{what}: drawn with seed {seed} (replay with E2E_SEED={seed})");
     Rng::new(seed)
 }
 
