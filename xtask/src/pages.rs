@@ -155,22 +155,18 @@ const SEARCH_SCRIPTS: &[&str] = &["elasticlunr", "mark", "searcher"];
 /// Rewrites every page of one language's site `dir`; returns (pages, code blocks highlighted).
 fn rewrite(dir: &Path, code: &str) -> Result<(usize, usize)> {
     let mut pages = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|x| x == "html") {
-            pages.push(path);
-        }
-    }
-    pages.sort();
-    // mdBook's script (`book-<hash>.js`), which reads the icon templates a page keeps.
+    // And mdBook's script (`book-<hash>.js`), which reads the icon templates a page keeps.
     let mut script = String::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if name.starts_with("book-") && name.ends_with(".js") {
+        if path.extension().is_some_and(|x| x == "html") {
+            pages.push(path);
+        } else if name.starts_with("book-") && name.ends_with(".js") {
             script = std::fs::read_to_string(&path)?;
         }
     }
+    pages.sort();
     let mut bundles: std::collections::BTreeMap<Vec<String>, String> = Default::default();
     let (mut rewritten, mut blocks) = (0, 0);
     for path in pages {
