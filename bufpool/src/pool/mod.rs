@@ -84,10 +84,10 @@
 //! # Safety and correctness
 //!
 //! `unsafe` in three places, each with its SAFETY argument. In `registry.rs`: the table behind
-//! [`SharedPool::shared`] hands out the pool it made for a type id as that type. In `sync.rs`: the per-thread cache in
+//! [`SharedPool::shared`] hands out the pool it made for a type id as that type. In `sync/thread_store.rs`: the per-thread cache in
 //! front of the thread-slot table dereferences the pointer it remembered, and a thread's slots for
-//! boxed buffers (`BoxSlots`) keep a bare pointer per bucket and rebuild the box with the bucket's
-//! length. In `owned.rs`/`shared.rs`: a guard's `Back` is the one made for its buffer, so the
+//! boxed buffers (`BoxSlots`, `sync/box_slots.rs`) keep a bare pointer per bucket and rebuild the box with the bucket's
+//! length. In `owned.rs` and `shared/`: a guard's `Back` is the one made for its buffer, so the
 //! shared pool's return trusts the bucket it names instead of checking the length again
 //! (`ReturnTo::give_back`, `guard_with`, `put_local` state the promise). Miri runs the unit tests
 //! through all of it, including pools used in turn, `clear_all_threads` and exiting threads.
