@@ -257,9 +257,16 @@ fn regions_on_other_threads_do_not_interfere() {
 /// step or a bucket (each at most twice what it rounds, or the first step), for every buffer a
 /// chunk passed through (their lengths double, so their sum is at most twice the last), plus the
 /// holder of held chunks (a pointer and a length per chunk).
-fn read_bound(read: usize, chunks: usize, elem: usize) -> u64 {
+///
+/// Plus, after a full chunk, one rent of the full chunk's length (bucket-rounded: twice) for a
+/// last chunk that may turn out shorter: a chunk after a full one starts at that length, as
+/// .NET's `Chunk` allocates `size` for every chunk after the first once it has read one element
+/// (`arraySize` carries over, `Chunk.cs`). Found by this property (1,088 ints in chunks of
+/// 1,025, held, from a shared pool: the last chunk of 63 rents the 2,048 bucket).
+fn read_bound(read: usize, chunks: usize, size: usize, elem: usize) -> u64 {
     let per_chunk_floor = chunks * FIRST_STEP;
-    (4 * (read + per_chunk_floor) * elem + chunks * size_of::<Box<[u8]>>()) as u64
+    let carried = if chunks > 1 { 2 * size.min(read) } else { 0 };
+    ((4 * (read + per_chunk_floor) + carried) * elem + chunks * size_of::<Box<[u8]>>()) as u64
 }
 
 /// A chunk size: small, around the data's length, or absurd up to `usize::MAX`.
@@ -310,7 +317,7 @@ fn check_reads_before_allocating<T: Element + bufpool::pool::Element>(
         } else {
             0
         };
-        let bound = read_bound(r.elements, r.chunks, elem) + bookkeeping;
+        let bound = read_bound(r.elements, r.chunks, size, elem) + bookkeeping;
         prop_assert!(
             stats.bytes_requested <= bound,
             "{:?} {:?} (shared pool: {}) on {:?}: {} elements of {} B in chunks of {} requested {} B, more than the {} B they round to",
@@ -346,6 +353,13 @@ proptest! {
         let ints: Vec<i32> = (0..len as i32).collect();
         check_reads_before_allocating(&ints, size, kind)?;
     }
+}
+
+/// The case this property found: the last chunk after a full one is rented at the full length.
+#[test]
+fn a_short_last_chunk_after_a_full_one_stays_within_the_bound() {
+    let ints: Vec<i32> = (0..1088).collect();
+    check_reads_before_allocating(&ints, 1025, SourceKind::Yielded).unwrap();
 }
 
 /// The .NET test itself: ten elements in chunks of the largest size are one chunk of ten, from

@@ -532,7 +532,10 @@ fn rent_at_least<T>(pool: &mut dyn RentBuffer<T>, want: usize) -> Result<Box<[T]
 /// rent of exactly what the chunk needs; from one that does not, a rent of the previous chunk's
 /// length (or the first growth step), then, while elements keep coming, a rent of the next step
 /// into which the elements read so far are copied, the smaller buffer going back to the pool. So
-/// no rent asks for more than has been read, doubled, or the first step.
+/// no rent asks for more than has been read, doubled, or the first step — except the first rent
+/// of a chunk after a full one, which asks for the full chunk's length before knowing whether the
+/// source has that many left, as .NET's `Chunk` allocates `size` for every chunk after the first
+/// (its `arraySize` carries over).
 fn fill_pooled<T: Element, F: Fill<T>>(
     feed: &mut F,
     size: usize,
