@@ -15,17 +15,17 @@ pub enum Place {
 
 /// One bucket's kept buffers, by place; `B` is what identifies a buffer (an id, or `()`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Layout<B> {
+pub struct BucketLayout<B> {
     /// The calling thread's slot.
     pub slot: Option<B>,
     /// Each partition's stack, bottom first.
     pub partitions: Vec<Vec<B>>,
 }
 
-impl<B> Layout<B> {
+impl<B> BucketLayout<B> {
     /// An empty layout of `partitions` partitions (for a front end that draws its engine).
     pub fn new(partitions: usize) -> Self {
-        Layout {
+        BucketLayout {
             slot: None,
             partitions: (0..partitions).map(|_| Vec::new()).collect(),
         }

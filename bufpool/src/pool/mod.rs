@@ -162,7 +162,7 @@ pub use config::{
 pub use configurable::ConfigurablePool;
 pub use element::Element;
 pub use error::{PoolError, checked_len};
-pub use layout::Layout;
+pub use layout::BucketLayout;
 pub use owned::{Rejected, Rented};
 pub use shared::SharedPool;
 pub use stats::{BucketStats, PoolStats};

@@ -1,7 +1,7 @@
 //! The shared pool: .NET's `ArrayPool<T>.Shared` (`SharedArrayPool<T>`).
 
 use super::engine::Engine;
-use super::layout::{Layout, Place};
+use super::layout::{BucketLayout, Place};
 use super::owned::{self, Back, Rejected, Rented, ReturnTo};
 use super::stats::PoolStats;
 use super::sync;
@@ -251,8 +251,8 @@ impl<T: Element> SharedPool<T> {
 
     /// Where bucket `bucket`'s kept buffers sit (the calling thread's slot, each partition): for
     /// drawing the pool. Owned buffers have no identity, so each is a `()`.
-    pub fn layout(&self, bucket: usize) -> Layout<()> {
-        let mut out = Layout::new(self.engine.partitions());
+    pub fn layout(&self, bucket: usize) -> BucketLayout<()> {
+        let mut out = BucketLayout::new(self.engine.partitions());
         self.engine
             .layout(bucket, &mut |place: Place, _: &_| out.put(place, ()));
         out

@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use bufpool::bucket::{self, Rounding};
 use bufpool::pool::{
-    ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
+    BucketLayout, ConfigurablePool, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
 };
 use course_pool::alloc_count;
 use lab_text::{group_digits, t, tf};
@@ -235,7 +235,7 @@ pub struct Snap {
     /// What happened, in a sentence.
     pub text: String,
     /// The bucket's layout (`None` for a size that is never pooled).
-    pub layout: Option<Layout<()>>,
+    pub layout: Option<BucketLayout<()>>,
     /// Buffers the reader's code holds.
     pub held: u64,
     /// Buffers dropped at this step (by the return, or by a trim).

@@ -20,7 +20,7 @@ use std::sync::{Arc, Weak};
 
 use serde::Serialize;
 
-use bufpool::pool::{Layout, PoolError, SharedConfig};
+use bufpool::pool::{BucketLayout, PoolError, SharedConfig};
 use course_pool::handle::{Handle, HandlePool};
 use lab_text::group_digits;
 use lab_text::{t, tf};
@@ -230,7 +230,7 @@ pub struct Snap {
     /// What happened (the line of [`Outcome::steps`]).
     pub text: String,
     /// The buckets in play: `(bucket length, layout by buffer id)`.
-    pub buckets: Vec<(u64, Layout<u64>)>,
+    pub buckets: Vec<(u64, BucketLayout<u64>)>,
     /// `a1`, `a2` and the buffer id each points at (`None`: not rented yet), and whether it
     /// was returned.
     pub holders: Vec<(&'static str, Option<u64>, bool)>,
