@@ -2,7 +2,6 @@
 
 use super::PoolError;
 use crate::bucket::{MAX_BUCKET_LEN, MIN_BUCKET_LEN, bucket_length, select_bucket_index};
-use serde::Serialize;
 
 /// .NET's override of the shared pool's partition count (capped at the processor count).
 pub const ENV_MAX_PARTITION_COUNT: &str = "DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXPARTITIONCOUNT";
@@ -68,7 +67,8 @@ pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
 /// let cfg = SharedConfig { partitions: 2, arrays_per_partition: 8, ..SharedConfig::default() };
 /// assert_eq!(cfg.capacity_per_bucket(), 17);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SharedConfig {
     /// Number of partitions (.NET: one per logical processor).
     pub partitions: usize,
@@ -151,7 +151,8 @@ impl SharedConfig {
 
 /// Settings of a [`ConfigurablePool`](super::ConfigurablePool) (.NET `ArrayPool<T>.Create(maxArrayLength,
 /// maxArraysPerBucket)`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConfigurableConfig {
     /// Largest pooled length; clamped to 16 … 2^30 and rounded up to a bucket length.
     pub max_array_length: usize,

@@ -2,8 +2,6 @@
 //! partition's stack, bottom to top. Read-only; the widgets draw the real pool's state from it
 //! instead of modelling where a returned buffer would go.
 
-use serde::Serialize;
-
 /// Where one kept buffer sits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -14,7 +12,8 @@ pub enum Place {
 }
 
 /// One bucket's kept buffers, by place; `B` is what identifies a buffer (an id, or `()`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BucketLayout<B> {
     /// The calling thread's slot.
     pub slot: Option<B>,

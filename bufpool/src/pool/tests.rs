@@ -432,3 +432,31 @@ fn threads_exit_while_others_rent_and_return() {
     }
     assert!(shared.held.lock().unwrap().is_empty());
 }
+
+/// Under the `serde` feature a configuration survives a round trip (what a program that keeps
+/// its pool settings in a file relies on).
+#[cfg(feature = "serde")]
+#[test]
+fn configs_round_trip_through_serde() {
+    let shared = SharedConfig {
+        partitions: 3,
+        arrays_per_partition: 5,
+        clear_on_return: true,
+    };
+    let text = serde_json::to_string(&shared).unwrap();
+    assert_eq!(
+        text,
+        r#"{"partitions":3,"arrays_per_partition":5,"clear_on_return":true}"#
+    );
+    assert_eq!(serde_json::from_str::<SharedConfig>(&text).unwrap(), shared);
+    let configurable = ConfigurableConfig {
+        max_array_length: 4096,
+        max_arrays_per_bucket: 7,
+        clear_on_return: false,
+    };
+    let text = serde_json::to_string(&configurable).unwrap();
+    assert_eq!(
+        serde_json::from_str::<ConfigurableConfig>(&text).unwrap(),
+        configurable
+    );
+}

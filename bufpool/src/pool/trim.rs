@@ -17,11 +17,11 @@
 //! needs one more call); here "not seen" is a separate state. Time that goes backwards counts as
 //! no time (.NET's tick counter wraps instead).
 
-use serde::Serialize;
 use std::time::Duration;
 
 /// How hard the memory pressure is, as .NET's `Utilities.GetMemoryPressure` classifies it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum MemoryPressure {
     /// Below 70 % of the high-load threshold.
     Low,
