@@ -90,11 +90,11 @@ fn create<T: Element>(
     max_array_length: usize,
     max_arrays_per_bucket: usize,
 ) -> ConfigurablePool<T> {
-    ConfigurablePool::with_config(ConfigurableConfig {
-        max_array_length,
-        max_arrays_per_bucket,
-        ..ConfigurableConfig::default()
-    })
+    ConfigurablePool::with_config(
+        ConfigurableConfig::new()
+            .with_max_array_length(max_array_length)
+            .with_max_arrays_per_bucket(max_arrays_per_bucket),
+    )
     .unwrap()
 }
 
@@ -182,11 +182,11 @@ fn create_will_create_multiple_instances_of_the_same_type() {
 )]
 fn creating_a_pool_with_invalid_array_count_throws() {
     for length in [0] {
-        let created = ConfigurablePool::<u8>::with_config(ConfigurableConfig {
-            max_arrays_per_bucket: length,
-            max_array_length: 16,
-            ..ConfigurableConfig::default()
-        });
+        let created = ConfigurablePool::<u8>::with_config(
+            ConfigurableConfig::new()
+                .with_max_arrays_per_bucket(length)
+                .with_max_array_length(16),
+        );
         assert!(
             matches!(
                 created,
@@ -209,11 +209,11 @@ fn creating_a_pool_with_invalid_array_count_throws() {
 )]
 fn creating_a_pool_with_invalid_maximum_array_size_throws() {
     for length in [0] {
-        let created = ConfigurablePool::<u8>::with_config(ConfigurableConfig {
-            max_array_length: length,
-            max_arrays_per_bucket: 1,
-            ..ConfigurableConfig::default()
-        });
+        let created = ConfigurablePool::<u8>::with_config(
+            ConfigurableConfig::new()
+                .with_max_array_length(length)
+                .with_max_arrays_per_bucket(1),
+        );
         assert!(
             matches!(
                 created,

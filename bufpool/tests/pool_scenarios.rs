@@ -55,11 +55,8 @@ fn clearing_leaves_no_nonzero_byte() {
 
 #[test]
 fn a_pool_wide_clear_policy_clears_every_return() {
-    let pool = SharedPool::<u8>::with_config(SharedConfig {
-        clear_on_return: true,
-        ..SharedConfig::default()
-    })
-    .unwrap();
+    let pool =
+        SharedPool::<u8>::with_config(SharedConfig::new().with_clear_on_return(true)).unwrap();
     let mut first = pool.rent(41).unwrap();
     first.append(ORDER.as_bytes()).unwrap();
     drop(first);
@@ -69,11 +66,10 @@ fn a_pool_wide_clear_policy_clears_every_return() {
 #[test]
 fn capacity_is_min_of_k_and_one_plus_p_times_m() {
     for (p, m) in [(1, 1), (2, 3), (3, 2), (2, 8), (8, 8)] {
-        let config = SharedConfig {
-            partitions: p,
-            arrays_per_partition: m,
-            clear_on_return: false,
-        };
+        let config = SharedConfig::new()
+            .with_partitions(p)
+            .with_arrays_per_partition(m)
+            .with_clear_on_return(false);
         let cap = 1 + p * m;
         for k in [1, cap - 1, cap, cap + 1, 2 * cap + 3] {
             let pool = SharedPool::<u8>::with_config(config).unwrap();
@@ -91,10 +87,7 @@ fn capacity_is_min_of_k_and_one_plus_p_times_m() {
 
 #[test]
 fn the_course_numbers_for_eight_and_two_cores() {
-    let on = |p| SharedConfig {
-        partitions: p,
-        ..SharedConfig::default()
-    };
+    let on = |p| SharedConfig::new().with_partitions(p);
     assert_eq!(on(8).capacity_per_bucket(), 257);
     assert_eq!(on(2).capacity_per_bucket(), 65);
     // The article's override: MAXARRAYSPERPARTITION=8 on 8 cores, or MAXPARTITIONCOUNT=2.

@@ -11,11 +11,12 @@ use std::sync::Mutex;
 fn no_buffer_is_held_by_two_renters_at_once() {
     const THREADS: usize = 4;
     const ROUNDS: usize = 3_000;
-    let pool = SharedPool::<u64>::with_config(SharedConfig {
-        partitions: 2,
-        arrays_per_partition: 2,
-        clear_on_return: false,
-    })
+    let pool = SharedPool::<u64>::with_config(
+        SharedConfig::new()
+            .with_partitions(2)
+            .with_arrays_per_partition(2)
+            .with_clear_on_return(false),
+    )
     .unwrap();
     let held: Mutex<HashSet<usize>> = Mutex::new(HashSet::new());
     std::thread::scope(|s| {

@@ -462,11 +462,10 @@ mod tests {
 
     #[test]
     fn capacity_rows_follow_one_plus_p_times_m() {
-        let config = SharedConfig {
-            partitions: 1,
-            arrays_per_partition: 2,
-            clear_on_return: false,
-        };
+        let config = SharedConfig::new()
+            .with_partitions(1)
+            .with_arrays_per_partition(2)
+            .with_clear_on_return(false);
         // Capacity 1 + 1 × 2 = 3: holding 5 allocates 2 per round.
         let r = suites::capacity_round(1024, 5, config).unwrap();
         assert_eq!(r.capacity, 3);

@@ -438,22 +438,19 @@ fn threads_exit_while_others_rent_and_return() {
 #[cfg(feature = "serde")]
 #[test]
 fn configs_round_trip_through_serde() {
-    let shared = SharedConfig {
-        partitions: 3,
-        arrays_per_partition: 5,
-        clear_on_return: true,
-    };
+    let shared = SharedConfig::new()
+        .with_partitions(3)
+        .with_arrays_per_partition(5)
+        .with_clear_on_return(true);
     let text = serde_json::to_string(&shared).unwrap();
     assert_eq!(
         text,
         r#"{"partitions":3,"arrays_per_partition":5,"clear_on_return":true}"#
     );
     assert_eq!(serde_json::from_str::<SharedConfig>(&text).unwrap(), shared);
-    let configurable = ConfigurableConfig {
-        max_array_length: 4096,
-        max_arrays_per_bucket: 7,
-        clear_on_return: false,
-    };
+    let configurable = ConfigurableConfig::new()
+        .with_max_array_length(4096)
+        .with_max_arrays_per_bucket(7);
     let text = serde_json::to_string(&configurable).unwrap();
     assert_eq!(
         serde_json::from_str::<ConfigurableConfig>(&text).unwrap(),

@@ -197,11 +197,10 @@ mod tests {
     #[test]
     fn held_chunks_need_one_buffer_each_until_the_pool_is_full() {
         let data: Vec<u8> = vec![7; 10 * 64];
-        let cfg = SharedConfig {
-            partitions: 1,
-            arrays_per_partition: 4,
-            clear_on_return: false,
-        };
+        let cfg = SharedConfig::new()
+            .with_partitions(1)
+            .with_arrays_per_partition(4)
+            .with_clear_on_return(false);
         let mut pool = SharedPool::<u8>::with_config(cfg).unwrap();
         run(
             plan(64, Mode::Hold),

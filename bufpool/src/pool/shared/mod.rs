@@ -102,7 +102,7 @@ impl<T: Element> SharedPool<T> {
     ///
     /// ```
     /// use bufpool::pool::{PoolError, SharedConfig, SharedPool};
-    /// let bad = SharedConfig { partitions: 0, ..SharedConfig::default() };
+    /// let bad = SharedConfig::new().with_partitions(0);
     /// assert!(matches!(SharedPool::<u8>::with_config(bad), Err(PoolError::InvalidConfig { .. })));
     /// ```
     pub fn with_config(config: SharedConfig) -> Result<Self, PoolError> {

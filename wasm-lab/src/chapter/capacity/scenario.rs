@@ -204,11 +204,12 @@ impl Setup {
                 length,
             });
         }
-        let config = SharedConfig {
-            partitions: self.partitions as usize,
-            arrays_per_partition: usize::try_from(self.arrays_per_partition).unwrap_or(usize::MAX),
-            clear_on_return: false,
-        };
+        let config = SharedConfig::new()
+            .with_partitions(self.partitions as usize)
+            .with_arrays_per_partition(
+                usize::try_from(self.arrays_per_partition).unwrap_or(usize::MAX),
+            )
+            .with_clear_on_return(false);
         Ok((config, length))
     }
 }

@@ -197,10 +197,7 @@ impl From<PoolError> for ScenarioError {
 /// natively and in wasm whatever the machine's core count (the drawings and the quizzes count on
 /// it).
 pub fn lab_config() -> SharedConfig {
-    SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    }
+    SharedConfig::new().with_partitions(1)
 }
 
 /// `Encoding.UTF8.GetBytes(line, buf)`: `line` written at the start of `buf`, or the error saying
