@@ -376,7 +376,7 @@ fn run(pool: HandlePool<u8>, mut model: Model, ops: Vec<Op>) -> Result<(), TestC
             }
             Op::OtherPool => {
                 let other = SharedPool::<u8>::new();
-                drop(other.rent(16).unwrap());
+                drop(other.rent(16));
             }
         }
         // Every observable, after every step.
@@ -417,7 +417,7 @@ fn run_owned(pool: &SharedPool<u8>, mut model: Model, ops: Vec<Op>) -> Result<()
     for op in ops {
         match op {
             Op::Rent(len) => {
-                let r = pool.rent(len).unwrap();
+                let r = pool.rent(len);
                 prop_assert_eq!(r.len(), len);
                 let at = r.as_capacity().as_ptr() as usize;
                 match model.rent(len) {
@@ -502,7 +502,7 @@ fn run_owned(pool: &SharedPool<u8>, mut model: Model, ops: Vec<Op>) -> Result<()
             }
             Op::OtherPool => {
                 let other = SharedPool::<u8>::new();
-                drop(other.rent(16).unwrap());
+                drop(other.rent(16));
             }
         }
         for (r, id) in held.iter().flatten() {

@@ -174,7 +174,7 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
 /// use bufpool::pool::{ConfigurableConfig, ConfigurablePool};
 /// let pool = ConfigurablePool::<u8>::new();
 /// assert_eq!(pool.config().effective_max_length(), 1_048_576);
-/// let big = pool.rent(1_048_577).unwrap();
+/// let big = pool.rent(1_048_577);
 /// assert_eq!(big.capacity(), 1_048_577); // exact, never pooled
 /// ```
 pub struct ConfigurablePool<T: Element> {
@@ -217,13 +217,54 @@ impl<T: Element> ConfigurablePool<T> {
     }
 
     /// Rents a buffer of at least `len` elements as an owned guard (see [`SharedPool::rent`](super::SharedPool::rent)).
-    pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
-        let buf = self.rent_boxed(len)?;
+    ///
+    /// # Panics
+    ///
+    /// When the buffer cannot be allocated, as [`SharedPool::rent`](super::SharedPool::rent);
+    /// [`try_rent`](Self::try_rent) returns the error instead.
+    #[track_caller]
+    pub fn rent(&self, len: usize) -> Rented<'_, T, Self> {
+        match self.try_rent(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent`](Self::rent), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::{ConfigurablePool, PoolError};
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// assert_eq!(pool.try_rent(100).unwrap().capacity(), 128);
+    /// assert!(matches!(pool.try_rent(usize::MAX), Err(PoolError::AllocationFailed { .. })));
+    /// ```
+    pub fn try_rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
+        let buf = self.try_rent_boxed(len)?;
         Ok(owned::guard(self, buf, len, self.config().clear_on_return))
     }
 
     /// Rents a raw buffer, .NET style.
-    pub fn rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
+    ///
+    /// # Panics
+    ///
+    /// When the buffer cannot be allocated, as [`rent`](Self::rent).
+    #[track_caller]
+    pub fn rent_boxed(&self, len: usize) -> Box<[T]> {
+        match self.try_rent_boxed(len) {
+            Ok(buf) => buf,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_boxed`](Self::rent_boxed), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// assert_eq!(pool.try_rent_boxed(20).unwrap().len(), 32);
+    /// assert!(pool.try_rent_boxed(usize::MAX).is_err());
+    /// ```
+    pub fn try_rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
         owned::rent_box(&self.engine, len)
     }
 

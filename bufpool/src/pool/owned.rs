@@ -98,10 +98,10 @@ pub(crate) use sealed::{Back, ReturnTo};
 ///
 /// ```
 #[doc = include_str!("../../doc/stale_data.rs")]
-/// let mut b = pool.rent(16).unwrap();
+/// let mut b = pool.rent(16);
 /// b[0] = 42;
 /// b.return_cleared();
-/// assert_eq!(pool.rent(16).unwrap()[0], 0);
+/// assert_eq!(pool.rent(16)[0], 0);
 /// ```
 pub struct Rented<'p, T: Element, P: ReturnTo<T> + ?Sized = super::SharedPool<T>> {
     pool: &'p P,
@@ -283,7 +283,7 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> AsMut<[T]> for Rented<'_, T, P> {
 /// use std::io::Write;
 /// use bufpool::pool::SharedPool;
 /// let pool = SharedPool::<u8>::new();
-/// let mut line = pool.rent(16).unwrap();
+/// let mut line = pool.rent(16);
 /// write!(line, "order {}|", 1042).unwrap();
 /// assert_eq!(line.written(), b"order 1042|");
 /// assert_eq!(line.write(&[b'x'; 64]).unwrap(), 5); // 16 - 11 bytes of room
@@ -351,6 +351,16 @@ impl<T> fmt::Display for Rejected<T> {
 impl<T: fmt::Debug> std::error::Error for Rejected<T> {}
 
 // === engine glue shared by SharedPool and ConfigurablePool ===
+
+/// The panic of an infallible rent (`rent`, `rent_const`, `rent_boxed`) whose `try_` twin
+/// failed: out of line and cold, so the rent it ends keeps its hot path as short as the `try_`
+/// one's, and `#[track_caller]`, so the message names the caller's line, as `Vec`'s does.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn rent_failed(error: &PoolError) -> ! {
+    panic!("{error}")
+}
 
 #[inline]
 pub(crate) fn rent_box<T: Element, E: Engine<Box<[T]>>>(

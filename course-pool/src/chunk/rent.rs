@@ -134,7 +134,7 @@ impl<T: Element> RentBuffer<T> for FreeList<T> {
 /// dropped), so a give-back is never refused; if it were, the buffer would just be freed.
 impl<T: Element + pool::Element> RentBuffer<T> for SharedPool<T> {
     fn rent(&mut self, min_len: usize) -> Result<Box<[T]>, RentError> {
-        self.rent_boxed(min_len).map_err(|e| RentError {
+        self.try_rent_boxed(min_len).map_err(|e| RentError {
             requested: min_len,
             reason: e.to_string(),
         })

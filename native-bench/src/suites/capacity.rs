@@ -38,7 +38,7 @@ pub fn measure_round(size: usize, held: usize, config: SharedConfig) -> Result<C
     let mut out = Vec::with_capacity(held);
     let round = |out: &mut Vec<_>| -> Result<()> {
         for _ in 0..held {
-            out.push(pool.rent(size).map_err(|e| anyhow!("{e}"))?);
+            out.push(pool.try_rent(size).map_err(|e| anyhow!("{e}"))?);
         }
         out.clear();
         Ok(())

@@ -271,7 +271,7 @@ pub fn run_rounds_traced(
         let mut failed = None;
         let mut rent_all = || {
             for _ in 0..setup.held {
-                match pool.rent_boxed(size) {
+                match pool.try_rent_boxed(size) {
                     Ok(b) => held.push(b),
                     Err(e) => {
                         failed = Some(e);
@@ -413,10 +413,10 @@ pub fn create_keeps(size: u64) -> Result<Option<bool>, String> {
     }
     let size = usize::try_from(size).map_err(|e| e.to_string())?;
     let pool = ConfigurablePool::<u8>::new();
-    let first = pool.rent_boxed(size).map_err(|e| e.to_string())?;
+    let first = pool.try_rent_boxed(size).map_err(|e| e.to_string())?;
     drop(pool.return_boxed(first, false));
     let before = pool.stats().allocated();
-    let again = pool.rent_boxed(size).map_err(|e| e.to_string())?;
+    let again = pool.try_rent_boxed(size).map_err(|e| e.to_string())?;
     let kept = pool.stats().allocated() == before;
     drop(pool.return_boxed(again, false));
     Ok(Some(kept))
