@@ -2,11 +2,13 @@
 
 use super::engine::{Engine, Plan, Put};
 use super::owned::{self, Rejected, Rented, ReturnTo};
+use super::owned_rented::{OwnedRented, owned_guard};
 use super::shared::next_pool_id;
 use super::stats::{self, BucketStats, PoolStats};
 use super::sync::{self, AtomicU64, Mutex, Ordering};
 use super::{ConfigurableConfig, Element, MemoryPressure, PoolError};
 use crate::bucket::{bucket_length, select_bucket_index};
+use std::sync::Arc;
 
 /// One bucket: `capacity` slots of which `index` are counted as handed out.
 ///
@@ -241,6 +243,52 @@ impl<T: Element> ConfigurablePool<T> {
     pub fn try_rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
         let buf = self.try_rent_boxed(len)?;
         Ok(owned::guard(self, buf, len, self.config().clear_on_return))
+    }
+
+    /// Rents a buffer as [`rent`](Self::rent) does, in a guard that holds an `Arc` of the pool
+    /// instead of a borrow ([`OwnedRented`]): `'static`, for a spawned thread or a task; it goes
+    /// back to the pool on drop exactly as a [`Rented`] does.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = Arc::new(ConfigurablePool::<u64>::new());
+    /// let mut buf = pool.rent_owned(20);
+    /// let sum = std::thread::spawn(move || {
+    ///     buf.fill(3);
+    ///     buf.iter().sum::<u64>()
+    /// });
+    /// assert_eq!(sum.join().unwrap(), 60);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`rent`](Self::rent), when the buffer cannot be allocated.
+    #[track_caller]
+    pub fn rent_owned(self: &Arc<Self>, len: usize) -> OwnedRented<T, Self> {
+        match self.try_rent_owned(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_owned`](Self::rent_owned), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = Arc::new(ConfigurablePool::<u64>::new());
+    /// assert!(pool.try_rent_owned(usize::MAX).is_err());
+    /// assert_eq!(pool.try_rent_owned(100).unwrap().capacity(), 128);
+    /// ```
+    pub fn try_rent_owned(self: &Arc<Self>, len: usize) -> Result<OwnedRented<T, Self>, PoolError> {
+        let buf = self.try_rent_boxed(len)?;
+        Ok(owned_guard(
+            Arc::clone(self),
+            buf,
+            len,
+            self.config().clear_on_return,
+        ))
     }
 
     /// Rents a raw buffer, .NET style.

@@ -152,6 +152,7 @@ pub mod engine;
 mod error;
 mod layout;
 mod owned;
+mod owned_rented;
 #[cfg(not(loom))]
 mod registry;
 mod shared;
@@ -170,6 +171,7 @@ pub use element::Element;
 pub use error::{PoolError, checked_len};
 pub use layout::BucketLayout;
 pub use owned::{Rejected, Rented};
+pub use owned_rented::OwnedRented;
 pub use shared::SharedPool;
 pub use stats::{BucketStats, PoolStats};
 pub use trim::MemoryPressure;
@@ -187,6 +189,13 @@ const _: () = {
     send_sync::<PoolStats>();
     send_sync::<PoolError>();
     send::<Rented<'static, u8>>();
+    send_sync::<Rented<'static, u8>>();
+    send_sync::<Rented<'static, u8, ConfigurablePool<u8>>>();
+    send_sync::<OwnedRented<u8>>();
+    send_sync::<OwnedRented<String, ConfigurablePool<String>>>();
+    // An owned guard is `'static`, so it can go to `std::thread::spawn`.
+    const fn owned<T: Send + 'static>() {}
+    owned::<OwnedRented<u8>>();
 };
 
 #[cfg(test)]

@@ -523,3 +523,69 @@ fn the_trait_serves_generic_code_over_both_pools() {
     assert_eq!(cycle(&SharedPool::<u32>::new()), (32, 32, true, true));
     assert_eq!(cycle(&ConfigurablePool::<u32>::new()), (32, 32, true, true));
 }
+
+/// The owned guard goes back exactly as `Rented` does: into the calling thread's slot (the next
+/// rent gets the same buffer), cleared when the pool or the guard says so.
+#[test]
+fn an_owned_guard_returns_as_rented_does() {
+    use std::sync::Arc;
+    let pool = Arc::new(SharedPool::<u8>::new());
+    let mut a = pool.rent_owned(41);
+    assert_eq!((a.len(), a.capacity()), (41, 64));
+    a.append(b"1042|").unwrap();
+    let address = a.as_ptr();
+    drop(a);
+    let b = pool.rent(50);
+    assert_eq!((b.as_ptr(), &b[..5]), (address, &b"1042|"[..]));
+    drop(b);
+    let mut c = pool.rent_owned(16);
+    c[0] = 9;
+    c.return_cleared();
+    assert_eq!(pool.rent(16)[0], 0);
+    assert_eq!(pool.stats().allocated(), 2);
+
+    let clearing = Arc::new(
+        ConfigurablePool::<u8>::with_config(ConfigurableConfig::new().with_clear_on_return(true))
+            .unwrap(),
+    );
+    let mut d = clearing.rent_owned(16);
+    assert!(d.clears_on_return());
+    d.fill(7);
+    drop(d);
+    assert!(clearing.rent(16).iter().all(|&x| x == 0));
+    assert_eq!(clearing.rent_owned(16).detach().len(), 16);
+}
+
+/// An owned guard moved into `std::thread::spawn` outlives the caller's `Arc` and goes back
+/// to the pool from the other thread, which then reuses it.
+#[test]
+fn an_owned_guard_crosses_threads() {
+    use std::sync::Arc;
+    let pool = Arc::new(SharedPool::<u64>::new());
+    let guards: Vec<_> = (0..4).map(|_| pool.rent_owned(100)).collect();
+    let weak = Arc::downgrade(&pool);
+    drop(pool); // only the guards keep the pool alive now
+    let workers: Vec<_> = guards
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut g)| {
+            std::thread::spawn(move || {
+                g.fill(i as u64);
+                let sum: u64 = g.iter().sum();
+                let pool = Arc::clone(g.pool());
+                drop(g); // into this thread's slot
+                let again = pool.rent(100); // the same buffer, from the slot
+                (sum, again[0], pool.stats().allocated())
+            })
+        })
+        .collect();
+    for (i, w) in workers.into_iter().enumerate() {
+        let (sum, first, allocated) = w.join().unwrap();
+        assert_eq!((sum, first), (100 * i as u64, i as u64));
+        assert_eq!(allocated, 4); // each thread reused its own buffer
+    }
+    assert!(
+        weak.upgrade().is_none(),
+        "the last guard's drop freed the pool"
+    );
+}

@@ -3,11 +3,13 @@
 use super::engine::Engine;
 use super::layout::{BucketLayout, Place};
 use super::owned::{self, Back, Rejected, Rented, ReturnTo};
+use super::owned_rented::{OwnedRented, owned_guard};
 use super::stats::PoolStats;
 use super::sync;
 use super::trim::{self, MemoryPressure};
 use super::{Element, PoolError, SharedConfig};
 use crate::bucket::{MAX_BUCKET_LEN, select_bucket_index};
+use std::sync::Arc;
 use std::time::Duration;
 
 static POOL_IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -261,6 +263,52 @@ impl<T: Element> SharedPool<T> {
             None => self.try_rent_boxed(N)?,
         };
         Ok(owned::guard(self, buf, N, self.config().clear_on_return))
+    }
+
+    /// Rents a buffer as [`rent`](Self::rent) does, in a guard that holds an `Arc` of the pool
+    /// instead of a borrow ([`OwnedRented`]): `'static`, for a spawned thread or a task; it goes
+    /// back to the pool on drop exactly as a [`Rented`] does.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::SharedPool;
+    /// let pool = Arc::new(SharedPool::<u64>::new());
+    /// let mut buf = pool.rent_owned(20);
+    /// let sum = std::thread::spawn(move || {
+    ///     buf.fill(3);
+    ///     buf.iter().sum::<u64>()
+    /// });
+    /// assert_eq!(sum.join().unwrap(), 60);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`rent`](Self::rent), when the buffer cannot be allocated.
+    #[track_caller]
+    pub fn rent_owned(self: &Arc<Self>, len: usize) -> OwnedRented<T, Self> {
+        match self.try_rent_owned(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_owned`](Self::rent_owned), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::SharedPool;
+    /// let pool = Arc::new(SharedPool::<u64>::new());
+    /// assert!(pool.try_rent_owned(usize::MAX).is_err());
+    /// assert_eq!(pool.try_rent_owned(100).unwrap().capacity(), 128);
+    /// ```
+    pub fn try_rent_owned(self: &Arc<Self>, len: usize) -> Result<OwnedRented<T, Self>, PoolError> {
+        let buf = self.try_rent_boxed(len)?;
+        Ok(owned_guard(
+            Arc::clone(self),
+            buf,
+            len,
+            self.config().clear_on_return,
+        ))
     }
 
     /// Rents a raw buffer (the whole bucket length), .NET style: nothing returns it for you.
