@@ -62,6 +62,6 @@ fn a_foreign_buffer_of_another_length_is_refused_with_the_dotnet_message() {
     assert_eq!(err, PoolError::NotAssociated { length: 100 });
     assert!(
         err.to_string()
-            .contains("The buffer is not associated with this pool and may not be returned to it.")
+            .contains("is not associated with this pool and may not be returned to it")
     );
 }

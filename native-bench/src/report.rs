@@ -420,7 +420,14 @@ pub fn contract() -> Result<Vec<ContractRow>> {
                 "allowed",
                 format!("return_boxed accepts a foreign buffer of {len} elements"),
             )),
-            Err(rej) => out.push(row(scenario, api, "error", rej.error.to_string())),
+            // The chapters' wording, as the handle rows above have it (bufpool's own message
+            // speaks to a programmer).
+            Err(rej) => out.push(row(
+                scenario,
+                api,
+                "error",
+                wasm_lab::pool_words::pool_error(&rej.error),
+            )),
         }
     }
     Ok(out)

@@ -1,5 +1,5 @@
 //! Where a pool keeps its buffers, for drawing it: per bucket, the calling thread's slot and each
-//! partition's stack, bottom to top. Read-only; the widgets draw the real pool's state from it
+//! partition's stack, bottom to top. Read-only; a front end draws the real pool's state from it
 //! instead of modelling where a returned buffer would go.
 
 /// Where one kept buffer sits.

@@ -480,7 +480,7 @@ fn configs_round_trip_through_serde() {
 
 #[test]
 #[should_panic(
-    expected = "could not allocate a buffer of 18446744073709551615 elements of 8 bytes"
+    expected = "could not allocate 18446744073709551615 elements of 8 bytes: the size exceeds isize::MAX bytes"
 )]
 fn rent_panics_with_the_errors_message() {
     let pool = SharedPool::<u64>::new();
@@ -489,7 +489,7 @@ fn rent_panics_with_the_errors_message() {
 
 #[test]
 #[should_panic(
-    expected = "could not allocate a buffer of 18446744073709551615 elements of 1 bytes"
+    expected = "could not allocate 18446744073709551615 elements of 1 bytes: the size exceeds isize::MAX bytes"
 )]
 fn rent_boxed_of_the_configurable_pool_panics_with_the_errors_message() {
     let pool = ConfigurablePool::<u8>::new();
@@ -498,7 +498,7 @@ fn rent_boxed_of_the_configurable_pool_panics_with_the_errors_message() {
 
 #[test]
 #[should_panic(
-    expected = "could not allocate a buffer of 18446744073709551615 elements of 8 bytes"
+    expected = "could not allocate 18446744073709551615 elements of 8 bytes: the size exceeds isize::MAX bytes"
 )]
 fn rent_const_panics_with_the_errors_message() {
     let pool = SharedPool::<u64>::new();

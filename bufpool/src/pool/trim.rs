@@ -2,7 +2,7 @@
 //!
 //! .NET runs `Trim` after every full (gen2) garbage collection and measures time with
 //! `Environment.TickCount`. Rust has no GC, so here trimming is an explicit call that takes the
-//! pressure level and the current time; a widget can replay "60 seconds later" instantly.
+//! pressure level and the current time; a caller (a test, a simulation) can replay "60 seconds later" instantly.
 //!
 //! The rules (see `SharedArrayPool.cs`):
 //! - A partition that holds buffers is only time-stamped by the first trim that sees it. A later

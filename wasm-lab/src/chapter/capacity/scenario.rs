@@ -413,10 +413,14 @@ pub fn create_keeps(size: u64) -> Result<Option<bool>, String> {
     }
     let size = usize::try_from(size).map_err(|e| e.to_string())?;
     let pool = ConfigurablePool::<u8>::new();
-    let first = pool.try_rent_boxed(size).map_err(|e| e.to_string())?;
+    let first = pool
+        .try_rent_boxed(size)
+        .map_err(|e| crate::pool_words::pool_error(&e))?;
     drop(pool.return_boxed(first, false));
     let before = pool.stats().allocated();
-    let again = pool.try_rent_boxed(size).map_err(|e| e.to_string())?;
+    let again = pool
+        .try_rent_boxed(size)
+        .map_err(|e| crate::pool_words::pool_error(&e))?;
     let kept = pool.stats().allocated() == before;
     drop(pool.return_boxed(again, false));
     Ok(Some(kept))
