@@ -26,6 +26,8 @@ pub const MAX_BUCKET_LEN: usize = MIN_BUCKET_LEN << (BUCKET_COUNT - 1);
 const _: () = assert!(MAX_BUCKET_LEN == 1 << 30);
 
 /// What the shared pool does with a request of a given length.
+///
+/// Exhaustive on purpose: every length is empty, in a bucket or above the largest one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]

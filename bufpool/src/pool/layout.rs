@@ -3,6 +3,9 @@
 //! instead of modelling where a returned buffer would go.
 
 /// Where one kept buffer sits.
+///
+/// Exhaustive on purpose: a kept buffer is in a thread slot or a partition, and a new place would
+/// need a new field of [`BucketLayout`] anyway, so a `match` over both is complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// The calling thread's slot for the bucket.
@@ -12,8 +15,12 @@ pub enum Place {
 }
 
 /// One bucket's kept buffers, by place; `B` is what identifies a buffer (an id, or `()`).
+///
+/// Built with [`BucketLayout::new`] and [`put`](Self::put); `#[non_exhaustive]`, so a later
+/// version may record more (other threads' slots, say) without breaking code that reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct BucketLayout<B> {
     /// The calling thread's slot.
     pub slot: Option<B>,

@@ -350,6 +350,9 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
 
 /// A buffer a pool refused to take back, with the reason. The buffer is handed back to you
 /// (cleared, if you asked for clearing: .NET clears before it checks).
+///
+/// Exhaustive on purpose, so it can be taken apart (`let Rejected { error, buffer } = r`): the
+/// reason and the buffer are all a refusal has.
 #[derive(Debug)]
 pub struct Rejected<T> {
     /// Why it was refused.

@@ -20,6 +20,9 @@
 use std::time::Duration;
 
 /// How hard the memory pressure is, as .NET's `Utilities.GetMemoryPressure` classifies it.
+///
+/// Exhaustive on purpose: these are .NET's three levels, which the trimming rules are written
+/// against; a fourth would change the rules, not only add a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum MemoryPressure {
