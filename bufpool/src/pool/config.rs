@@ -105,6 +105,15 @@ impl Default for SharedConfig {
 impl SharedConfig {
     /// The defaults ([`SharedConfig::default`]): one partition per logical processor, 32
     /// buffers each, no clearing.
+    ///
+    /// ```
+    /// use bufpool::pool::{SharedConfig, SharedPool, processor_count};
+    /// let cfg = SharedConfig::new().with_clear_on_return(true);
+    /// assert_eq!((cfg.partitions, cfg.arrays_per_partition), (processor_count(), 32));
+    /// let pool = SharedPool::<u8>::with_config(cfg.with_partitions(2)).unwrap();
+    /// assert_eq!(pool.config().capacity_per_bucket(), 65);
+    /// assert!(SharedPool::<u8>::with_config(cfg.with_arrays_per_partition(0)).is_err());
+    /// ```
     #[must_use]
     pub fn new() -> Self {
         Self::default()
@@ -221,6 +230,17 @@ impl Default for ConfigurableConfig {
 
 impl ConfigurableConfig {
     /// .NET's defaults: maximum length 1,048,576, 50 buffers per bucket, no clearing.
+    ///
+    /// ```
+    /// use bufpool::pool::{ConfigurableConfig, ConfigurablePool};
+    /// const SMALL: ConfigurableConfig = ConfigurableConfig::new()
+    ///     .with_max_array_length(64)
+    ///     .with_max_arrays_per_bucket(2)
+    ///     .with_clear_on_return(true);
+    /// assert_eq!(SMALL.bucket_count(), 3);
+    /// let pool = ConfigurablePool::<u8>::with_config(SMALL).unwrap();
+    /// assert!(pool.rent(16).clears_on_return());
+    /// ```
     #[must_use]
     pub const fn new() -> Self {
         Self {

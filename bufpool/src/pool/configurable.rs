@@ -224,6 +224,13 @@ impl<T: Element> ConfigurablePool<T> {
     ///
     /// When the buffer cannot be allocated, as [`SharedPool::rent`](super::SharedPool::rent);
     /// [`try_rent`](Self::try_rent) returns the error instead.
+    ///
+    /// ```
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// let buf = pool.rent(100);
+    /// assert_eq!((buf.len(), buf.capacity()), (100, 128));
+    /// ```
     #[track_caller]
     pub fn rent(&self, len: usize) -> Rented<'_, T, Self> {
         match self.try_rent(len) {
@@ -296,6 +303,15 @@ impl<T: Element> ConfigurablePool<T> {
     /// # Panics
     ///
     /// When the buffer cannot be allocated, as [`rent`](Self::rent).
+    ///
+    /// ```
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// let raw = pool.rent_boxed(100);
+    /// assert_eq!(raw.len(), 128);
+    /// pool.return_boxed(raw, false).unwrap();
+    /// assert_eq!(pool.stats().allocated(), 1);
+    /// ```
     #[track_caller]
     pub fn rent_boxed(&self, len: usize) -> Box<[T]> {
         match self.try_rent_boxed(len) {

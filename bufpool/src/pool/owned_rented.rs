@@ -62,6 +62,15 @@ pub(crate) fn owned_guard<T: Element, P: ReturnTo<T> + ?Sized>(
 
 impl<T: Element, P: ReturnTo<T> + ?Sized> OwnedRented<T, P> {
     /// The pool this guard goes back to.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::SharedPool;
+    /// let pool = Arc::new(SharedPool::<u8>::new());
+    /// let buf = pool.rent_owned(16);
+    /// assert!(Arc::ptr_eq(buf.pool(), &pool));
+    /// assert_eq!(Arc::strong_count(&pool), 2); // the guard keeps the pool alive
+    /// ```
     pub fn pool(&self) -> &Arc<P> {
         &self.pool
     }
