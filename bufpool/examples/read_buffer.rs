@@ -14,7 +14,7 @@ use bufpool::pool::{PoolError, SharedPool};
 /// buffer goes back to the pool when `body` drops at the end of the function, on every path.
 fn handle(conn: &mut impl Read, max: usize) -> io::Result<u32> {
     let pool = SharedPool::<u8>::shared();
-    let mut body = pool.rent(max).map_err(to_io)?;
+    let mut body = pool.try_rent(max).map_err(to_io)?;
     let mut filled = 0;
     while filled < body.len() {
         let n = conn.read(&mut body[filled..])?;

@@ -14,8 +14,6 @@
 //! assert_eq!(r.wasted(100), 28);
 //! ```
 
-use serde::Serialize;
-
 /// Number of buckets in the shared pool: 16, 32, …, 2^30 elements.
 pub const BUCKET_COUNT: usize = 27;
 
@@ -28,8 +26,11 @@ pub const MAX_BUCKET_LEN: usize = MIN_BUCKET_LEN << (BUCKET_COUNT - 1);
 const _: () = assert!(MAX_BUCKET_LEN == 1 << 30);
 
 /// What the shared pool does with a request of a given length.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+///
+/// Exhaustive on purpose: every length is empty, in a bucket or above the largest one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum Rounding {
     /// `rent(0)`: the shared empty buffer, never pooled.
     Empty,

@@ -24,7 +24,7 @@
 //!
 //! let pool = SharedPool::<u8>::new();
 //! for _ in 0..1_000 {
-//!     let mut line = pool.rent(100).unwrap(); // a 128-byte bucket, back in the pool each time
+//!     let mut line = pool.rent(100); // a 128-byte bucket, back in the pool each time
 //!     assert_eq!((line.len(), line.capacity()), (100, 128));
 //!     line.append(b"1042|...").unwrap();
 //! }

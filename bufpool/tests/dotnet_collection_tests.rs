@@ -42,9 +42,7 @@ fn buffers_are_collected_when_stale() {
     let pool = SharedPool::<i32>::new();
 
     // Rent and return a set of buffers
-    let rented_buffers: Vec<_> = (0..BUFFER_COUNT)
-        .map(|_| pool.rent(BUFFER_SIZE).unwrap())
-        .collect();
+    let rented_buffers: Vec<_> = (0..BUFFER_COUNT).map(|_| pool.rent(BUFFER_SIZE)).collect();
     let addresses: HashSet<_> = rented_buffers
         .iter()
         .map(|b| b.as_capacity().as_ptr())
@@ -53,9 +51,7 @@ fn buffers_are_collected_when_stale() {
     drop(rented_buffers);
 
     // Rent what we returned and ensure they are the same
-    let again: Vec<_> = (0..BUFFER_COUNT)
-        .map(|_| pool.rent(BUFFER_SIZE).unwrap())
-        .collect();
+    let again: Vec<_> = (0..BUFFER_COUNT).map(|_| pool.rent(BUFFER_SIZE)).collect();
     for buffer in &again {
         assert!(addresses.contains(&buffer.as_capacity().as_ptr()));
     }
@@ -69,9 +65,7 @@ fn buffers_are_collected_when_stale() {
 
     // Now wait a little over a minute and force a GC to get some buffers returned
     pool.trim(MemoryPressure::Low, T0 + A_LITTLE_OVER_A_MINUTE);
-    let after: Vec<_> = (0..BUFFER_COUNT)
-        .map(|_| pool.rent(BUFFER_SIZE).unwrap())
-        .collect();
+    let after: Vec<_> = (0..BUFFER_COUNT).map(|_| pool.rent(BUFFER_SIZE)).collect();
     let found_new_buffer = pool.stats().allocated() > BUFFER_COUNT as u64;
     assert!(found_new_buffer);
     drop(after);
@@ -84,10 +78,10 @@ fn thread_local_is_collected_under_high_pressure() {
     // Create our buffer, return it, re-rent it and ensure we have the same one
     const BUFFER_SIZE: usize = 4097;
     let pool = SharedPool::<u8>::new();
-    let buffer = pool.rent(BUFFER_SIZE).unwrap();
+    let buffer = pool.rent(BUFFER_SIZE);
     let at = buffer.as_capacity().as_ptr();
     drop(buffer);
-    let buffer = pool.rent(BUFFER_SIZE).unwrap();
+    let buffer = pool.rent(BUFFER_SIZE);
     assert_eq!(buffer.as_capacity().as_ptr(), at);
     assert_eq!(pool.stats().allocated(), 1);
 
@@ -96,7 +90,7 @@ fn thread_local_is_collected_under_high_pressure() {
     pool.trim(MemoryPressure::High, T0);
 
     // Should have a new buffer now
-    let _new = pool.rent(BUFFER_SIZE).unwrap();
+    let _new = pool.rent(BUFFER_SIZE);
     assert_eq!(pool.stats().allocated(), 2);
 }
 
@@ -107,10 +101,10 @@ fn thread_local_is_collected_under_normal_pressure() {
     // Create our buffer, return it, re-rent it and ensure we have the same one
     const BUFFER_SIZE: usize = 4097;
     let pool = SharedPool::<u8>::new();
-    let buffer = pool.rent(BUFFER_SIZE).unwrap();
+    let buffer = pool.rent(BUFFER_SIZE);
     let at = buffer.as_capacity().as_ptr();
     drop(buffer);
-    let buffer = pool.rent(BUFFER_SIZE).unwrap();
+    let buffer = pool.rent(BUFFER_SIZE);
     assert_eq!(buffer.as_capacity().as_ptr(), at);
 
     // Return it and put memory pressure on to get it cleared
@@ -130,6 +124,6 @@ fn thread_local_is_collected_under_normal_pressure() {
     pool.trim(MemoryPressure::Low, T0 + A_LITTLE_OVER_A_MINUTE);
 
     // Should have a new buffer now
-    let _new = pool.rent(BUFFER_SIZE).unwrap();
+    let _new = pool.rent(BUFFER_SIZE);
     assert_eq!(pool.stats().allocated(), 2);
 }

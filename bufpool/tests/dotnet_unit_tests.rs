@@ -90,11 +90,11 @@ fn create<T: Element>(
     max_array_length: usize,
     max_arrays_per_bucket: usize,
 ) -> ConfigurablePool<T> {
-    ConfigurablePool::with_config(ConfigurableConfig {
-        max_array_length,
-        max_arrays_per_bucket,
-        ..ConfigurableConfig::default()
-    })
+    ConfigurablePool::with_config(
+        ConfigurableConfig::new()
+            .with_max_array_length(max_array_length)
+            .with_max_arrays_per_bucket(max_arrays_per_bucket),
+    )
     .unwrap()
 }
 
@@ -182,11 +182,11 @@ fn create_will_create_multiple_instances_of_the_same_type() {
 )]
 fn creating_a_pool_with_invalid_array_count_throws() {
     for length in [0] {
-        let created = ConfigurablePool::<u8>::with_config(ConfigurableConfig {
-            max_arrays_per_bucket: length,
-            max_array_length: 16,
-            ..ConfigurableConfig::default()
-        });
+        let created = ConfigurablePool::<u8>::with_config(
+            ConfigurableConfig::new()
+                .with_max_arrays_per_bucket(length)
+                .with_max_array_length(16),
+        );
         assert!(
             matches!(
                 created,
@@ -209,11 +209,11 @@ fn creating_a_pool_with_invalid_array_count_throws() {
 )]
 fn creating_a_pool_with_invalid_maximum_array_size_throws() {
     for length in [0] {
-        let created = ConfigurablePool::<u8>::with_config(ConfigurableConfig {
-            max_array_length: length,
-            max_arrays_per_bucket: 1,
-            ..ConfigurableConfig::default()
-        });
+        let created = ConfigurablePool::<u8>::with_config(
+            ConfigurableConfig::new()
+                .with_max_array_length(length)
+                .with_max_arrays_per_bucket(1),
+        );
         assert!(
             matches!(
                 created,
@@ -232,7 +232,7 @@ fn creating_a_pool_with_invalid_maximum_array_size_throws() {
 fn creating_a_pool_with_valid_maximum_array_size_succeeds() {
     for length in [1, 16, 0x4000_0000, 0x7FFF_FFFF] {
         let pool = create::<u8>(length, 1);
-        let rented = pool.rent(1).unwrap();
+        let rented = pool.rent(1);
         assert!(rented.capacity() >= 1, "maxArrayLength {length}");
     }
 }
@@ -241,7 +241,7 @@ fn creating_a_pool_with_valid_maximum_array_size_succeeds() {
 #[test]
 fn renting_with_invalid_length_throws() {
     for_each_byte_pool!(|pool| {
-        let rented = checked_len(-1).and_then(|n| pool.rent(n).map(|b| b.capacity()));
+        let rented = checked_len(-1).and_then(|n| pool.try_rent(n).map(|b| b.capacity()));
         assert_eq!(
             rented,
             Err(PoolError::NegativeLength { requested: -1 }),
@@ -255,7 +255,7 @@ fn renting_with_invalid_length_throws() {
 #[test]
 fn renting_gigantic_array_succeeds_or_ooms() {
     let len = 0x7000_0000;
-    match SharedPool::<u8>::shared().rent(len) {
+    match SharedPool::<u8>::shared().try_rent(len) {
         Ok(buffer) => assert!(buffer.capacity() >= len),
         Err(e) => assert!(
             matches!(&e, PoolError::AllocationFailed { length, .. } if *length == len),
@@ -270,10 +270,10 @@ fn renting_gigantic_array_succeeds_or_ooms() {
 #[test]
 fn renting_0_length_array_returns_singleton() {
     for_each_byte_pool!(|pool, private| {
-        let zero0 = pool.rent_boxed(0).unwrap();
-        let zero1 = pool.rent_boxed(0).unwrap();
-        let zero2 = pool.rent_boxed(0).unwrap();
-        let one = pool.rent_boxed(1).unwrap();
+        let zero0 = pool.rent_boxed(0);
+        let zero1 = pool.rent_boxed(0);
+        let zero2 = pool.rent_boxed(0);
+        let one = pool.rent_boxed(1);
 
         assert_eq!(
             (zero0.len(), zero1.len(), zero2.len()),
@@ -288,7 +288,7 @@ fn renting_0_length_array_returns_singleton() {
         }
         assert!(pool.return_boxed(one, false).is_ok(), "{pool:?}");
 
-        assert_eq!(pool.rent(0).unwrap().capacity(), 0, "{pool:?}");
+        assert_eq!(pool.rent(0).capacity(), 0, "{pool:?}");
         if private {
             // Only `one` was ever allocated: the empty rents cost nothing and were not kept.
             let stats = pool.stats();
@@ -305,7 +305,7 @@ fn renting_0_length_array_returns_singleton() {
 #[test]
 fn renting_multiple_arrays_gives_back_different_instances() {
     let instance = create::<u8>(16, 2);
-    let (a, b) = (instance.rent(100).unwrap(), instance.rent(100).unwrap());
+    let (a, b) = (instance.rent(100), instance.rent(100));
     assert_ne!(addr(a.as_capacity()), addr(b.as_capacity()));
 }
 
@@ -313,8 +313,8 @@ fn renting_multiple_arrays_gives_back_different_instances() {
 #[test]
 fn renting_more_arrays_than_specified_in_create_will_still_succeed() {
     let instance = create::<u8>(16, 1);
-    let a = instance.rent(100).unwrap();
-    let b = instance.rent(100).unwrap();
+    let a = instance.rent(100);
+    let b = instance.rent(100);
     assert!(a.capacity() >= 100 && b.capacity() >= 100);
 }
 
@@ -322,7 +322,7 @@ fn renting_more_arrays_than_specified_in_create_will_still_succeed() {
 #[test]
 fn rent_can_return_bigger_array_size_than_requested() {
     let pool = create::<u8>(32, 1);
-    let rented = pool.rent(27).unwrap();
+    let rented = pool.rent(27);
     assert_eq!(rented.capacity(), 32);
     assert_eq!(rented.len(), 27); // the guard derefs to the request
 }
@@ -330,7 +330,7 @@ fn rent_can_return_bigger_array_size_than_requested() {
 /// `UnitTests.cs`, `RentingAnArrayWithLengthGreaterThanSpecifiedInCreateStillSucceeds`.
 #[test]
 fn renting_an_array_with_length_greater_than_specified_in_create_still_succeeds() {
-    let rented = create::<u8>(100, 1).rent(200).map(|b| b.capacity());
+    let rented = create::<u8>(100, 1).try_rent(200).map(|b| b.capacity());
     assert!(matches!(rented, Ok(n) if n >= 200), "{rented:?}");
 }
 
@@ -339,12 +339,12 @@ fn renting_an_array_with_length_greater_than_specified_in_create_still_succeeds(
 #[test]
 fn calling_return_without_clearing_does_not_clear_the_buffer() {
     for_each_byte_pool!(|pool, private| {
-        let mut buffer = pool.rent(4).unwrap();
+        let mut buffer = pool.rent(4);
         fill_array(buffer.as_capacity_mut());
         let at = addr(buffer.as_capacity());
         buffer.return_uncleared();
 
-        let again = pool.rent(4).unwrap();
+        let again = pool.rent(4);
         assert_eq!(
             addr(again.as_capacity()),
             at,
@@ -361,12 +361,12 @@ fn calling_return_without_clearing_does_not_clear_the_buffer() {
 #[test]
 fn calling_return_with_clearing_does_clear_the_buffer() {
     for_each_byte_pool!(|pool, private| {
-        let mut buffer = pool.rent(4).unwrap();
+        let mut buffer = pool.rent(4);
         fill_array(buffer.as_capacity_mut());
         let at = addr(buffer.as_capacity());
         buffer.return_cleared();
 
-        let again = pool.rent(4).unwrap();
+        let again = pool.rent(4);
         assert_eq!(
             addr(again.as_capacity()),
             at,
@@ -384,13 +384,13 @@ fn calling_return_with_clearing_does_clear_the_buffer() {
 #[test]
 fn calling_return_on_reference_type_array_does_not_clear_the_array() {
     let pool = ConfigurablePool::<Option<String>>::new();
-    let mut array = pool.rent(2).unwrap();
+    let mut array = pool.rent(2);
     array[0] = Some("foo".into());
     array[1] = Some("bar".into());
     let at = addr(array.as_capacity());
     array.return_uncleared();
 
-    let again = pool.rent(2).unwrap();
+    let again = pool.rent(2);
     assert_eq!(addr(again.as_capacity()), at);
     assert!(again[0].is_some());
     assert!(again[1].is_some());
@@ -402,13 +402,13 @@ fn calling_return_on_reference_type_array_does_not_clear_the_array() {
 #[test]
 fn calling_return_on_reference_type_array_and_clearing_sets_types_to_null() {
     let pool = ConfigurablePool::<Option<String>>::new();
-    let mut array = pool.rent(2).unwrap();
+    let mut array = pool.rent(2);
     array[0] = Some("foo".into());
     array[1] = Some("bar".into());
     let at = addr(array.as_capacity());
     array.return_cleared();
 
-    let again = pool.rent(2).unwrap();
+    let again = pool.rent(2);
     assert_eq!(addr(again.as_capacity()), at);
     assert!(again[0].is_none());
     assert!(again[1].is_none());
@@ -428,13 +428,13 @@ struct TestStruct {
 fn calling_return_on_value_type_with_internal_reference_types_and_clearing_sets_value_type_to_default()
  {
     let pool = ConfigurablePool::<TestStruct>::new();
-    let mut array = pool.rent(2).unwrap();
+    let mut array = pool.rent(2);
     array[0].internal_ref = Some("foo".into());
     array[1].internal_ref = Some("bar".into());
     let at = addr(array.as_capacity());
     array.return_cleared();
 
-    let again = pool.rent(2).unwrap();
+    let again = pool.rent(2);
     assert_eq!(addr(again.as_capacity()), at);
     assert_eq!(again[0], TestStruct::default());
     assert_eq!(again[1], TestStruct::default());
@@ -445,8 +445,8 @@ fn calling_return_on_value_type_with_internal_reference_types_and_clearing_sets_
 #[test]
 fn taking_all_buffers_from_a_bucket_plus_an_allocated_one_should_allow_returning_all_buffers() {
     let pool = create::<u8>(16, 1);
-    let rented = pool.rent_boxed(16).unwrap();
-    let allocated = pool.rent_boxed(16).unwrap();
+    let rented = pool.rent_boxed(16);
+    let allocated = pool.rent_boxed(16);
     assert!(pool.return_boxed(rented, false).is_ok());
     assert!(pool.return_boxed(allocated, false).is_ok());
     // `ConfigurableArrayPool.Bucket.Return`: a full bucket drops the second one.
@@ -457,7 +457,7 @@ fn taking_all_buffers_from_a_bucket_plus_an_allocated_one_should_allow_returning
 #[test]
 fn new_default_array_pool_with_small_buffer_size_rounds_to_our_smallest_supported_size() {
     let pool = create::<u8>(8, 1);
-    let rented = pool.rent(8).unwrap();
+    let rented = pool.rent(8);
     assert_eq!(rented.capacity(), 16);
 }
 
@@ -465,7 +465,7 @@ fn new_default_array_pool_with_small_buffer_size_rounds_to_our_smallest_supporte
 #[test]
 fn returning_to_create_pool_a_buffer_greater_than_max_size_does_not_throw() {
     let pool = create::<u8>(16, 1);
-    let rented = pool.rent_boxed(32).unwrap();
+    let rented = pool.rent_boxed(32);
     assert!(pool.return_boxed(rented, false).is_ok());
 }
 
@@ -473,8 +473,8 @@ fn returning_to_create_pool_a_buffer_greater_than_max_size_does_not_throw() {
 #[test]
 fn renting_all_buffers_and_calling_rent_again_will_allocate_buffer_and_return_it() {
     let pool = create::<u8>(16, 1);
-    let rented1 = pool.rent(16).unwrap();
-    let rented2 = pool.rent(16).unwrap();
+    let rented1 = pool.rent(16);
+    let rented2 = pool.rent(16);
     assert_eq!((rented1.capacity(), rented2.capacity()), (16, 16));
 }
 
@@ -483,10 +483,10 @@ fn renting_all_buffers_and_calling_rent_again_will_allocate_buffer_and_return_it
 #[test]
 fn renting_returning_then_renting_a_buffer_should_not_allocate() {
     let pool = create::<u8>(16, 1);
-    let bt = pool.rent(16).unwrap();
+    let bt = pool.rent(16);
     let id = addr(bt.as_capacity());
     drop(bt);
-    let bt = pool.rent(16).unwrap();
+    let bt = pool.rent(16);
     assert_eq!(id, addr(bt.as_capacity()));
     assert_eq!(pool.stats().allocated(), 1);
 }
@@ -496,7 +496,7 @@ fn renting_returning_then_renting_a_buffer_should_not_allocate() {
 fn can_rent_many_sized_buffers() {
     for_each_byte_pool!(|pool| {
         for i in 1..10_000usize {
-            let buffer = pool.rent(i).unwrap();
+            let buffer = pool.rent(i);
             let expected = if i <= 16 { 16 } else { i.next_power_of_two() };
             assert_eq!(buffer.capacity(), expected, "{pool:?}: rent({i})");
         }
@@ -508,8 +508,8 @@ fn can_rent_many_sized_buffers() {
 macro_rules! two_rents_of {
     ($pool:expr, $requested:expr, $expected:expr) => {{
         let pool = $pool;
-        let buffer1 = pool.rent($requested).unwrap();
-        let buffer2 = pool.rent($requested).unwrap();
+        let buffer1 = pool.rent($requested);
+        let buffer2 = pool.rent($requested);
         assert_eq!(buffer1.capacity(), $expected, "{pool:?}");
         assert_eq!(buffer2.capacity(), $expected, "{pool:?}");
         assert_ne!(
@@ -579,7 +579,7 @@ fn renting_gigantic_array_succeeds() {
     ];
     for (length, expect_pooled) in rows {
         let pool = SharedPool::<u8>::new();
-        let array = match pool.rent(length) {
+        let array = match pool.try_rent(length) {
             Ok(array) => array,
             Err(PoolError::AllocationFailed { .. }) => continue, // .NET: OutOfMemoryException
             Err(e) => panic!("rent({length}): {e}"),
@@ -587,7 +587,7 @@ fn renting_gigantic_array_succeeds() {
         assert!(array.capacity() >= length, "rent({length})");
         let at = addr(array.as_capacity());
         drop(array);
-        let again = pool.rent(length).unwrap();
+        let again = pool.rent(length);
         let same = addr(again.as_capacity()) == at && pool.stats().allocated() == 1;
         assert_eq!(same, expect_pooled, "rent({length})");
     }
@@ -600,7 +600,7 @@ fn renting_after_pool_exhaustion_returns_size_for_corresponding_bucket_smaller_t
     let mut held = Vec::new();
     for expected in [16, 16, 32, 32, 16] {
         // initial bucket twice, one more level twice, then the original size again
-        let b = pool.rent(15).unwrap();
+        let b = pool.rent(15);
         assert_eq!(b.capacity(), expected);
         held.push(b);
     }
@@ -612,7 +612,7 @@ fn renting_after_pool_exhaustion_returns_size_for_corresponding_bucket_just_belo
     let pool = create::<u8>(64, 2);
     let mut held = Vec::new();
     for expected in [32, 32, 64, 64, 32] {
-        let b = pool.rent(31).unwrap();
+        let b = pool.rent(31);
         assert_eq!(b.capacity(), expected);
         held.push(b);
     }
@@ -625,7 +625,7 @@ fn renting_after_pool_exhaustion_returns_size_for_corresponding_bucket_at_limit(
     let mut held = Vec::new();
     for expected in [64, 64, 64] {
         // the last bucket: no level above it, still the original size
-        let b = pool.rent(63).unwrap();
+        let b = pool.rent(63);
         assert_eq!(b.capacity(), expected);
         held.push(b);
     }
@@ -637,11 +637,11 @@ fn renting_after_pool_exhaustion_returns_size_for_corresponding_bucket_at_limit(
 #[test]
 fn rent_buffer_fires_rented_diagnostic_event() {
     let pool = create::<u8>(16, 1);
-    let buffer = pool.rent(16).unwrap();
+    let buffer = pool.rent(16);
     let at = addr(buffer.as_capacity());
     drop(buffer);
 
-    let rented = pool.rent(16).unwrap();
+    let rented = pool.rent(16);
     assert_eq!(addr(rented.as_capacity()), at);
     assert_eq!(rented.capacity(), 16);
     let bucket = pool.stats().buckets[0].clone();
@@ -654,7 +654,7 @@ fn rent_buffer_fires_rented_diagnostic_event() {
 #[test]
 fn return_buffer_when_full_fires_dropped_diagnostic_event() {
     let pool = SharedPool::<u8>::new();
-    let buffers: Vec<_> = (0..1000).map(|_| pool.rent(1).unwrap()).collect();
+    let buffers: Vec<_> = (0..1000).map(|_| pool.rent(1)).collect();
     drop(buffers);
     let kept = pool.stats().bucket(0).unwrap().retained_buffers;
     assert_eq!(kept, pool.config().capacity_per_bucket());
@@ -666,7 +666,7 @@ fn return_buffer_when_full_fires_dropped_diagnostic_event() {
 #[test]
 fn return_buffer_fires_diagnostic_event() {
     let pool = create::<u8>(16, 1);
-    let buffer = pool.rent(16).unwrap();
+    let buffer = pool.rent(16);
     assert_eq!(pool.stats().buckets[0].handed_out, Some(1));
     drop(buffer);
     let bucket = pool.stats().buckets[0].clone();
@@ -681,7 +681,7 @@ fn return_buffer_fires_diagnostic_event() {
 #[test]
 fn renting_non_existent_buffer_fires_allocated_diagnostic_event() {
     let pool = create::<u8>(16, 1);
-    let _rented = pool.rent(16).unwrap();
+    let _rented = pool.rent(16);
     let stats = pool.stats();
     assert_eq!(stats.allocated(), 1);
     assert_eq!(stats.buckets[0].allocated, 1);
@@ -693,7 +693,7 @@ fn renting_non_existent_buffer_fires_allocated_diagnostic_event() {
 #[test]
 fn renting_buffer_over_configured_maximum_size_fires_diagnostic_event() {
     let pool = create::<u8>(16, 1);
-    let _rented = pool.rent(64).unwrap();
+    let _rented = pool.rent(64);
     let stats = pool.stats();
     assert_eq!((stats.allocated(), stats.oversize_allocated), (1, 1));
 }
@@ -704,17 +704,17 @@ fn renting_buffer_over_configured_maximum_size_fires_diagnostic_event() {
 fn renting_many_buffers_fires_expected_diagnostic_events() {
     let pool = create::<u8>(16, 10);
     for _ in 0..10 {
-        drop(pool.rent(16).unwrap()); // one allocation, then the same buffer each time
+        drop(pool.rent(16)); // one allocation, then the same buffer each time
     }
     for _ in 0..10 {
-        drop(pool.rent(0).unwrap()); // nothing for empty buffers
+        drop(pool.rent(0)); // nothing for empty buffers
     }
     let mut held = Vec::new();
     for _ in 0..10 {
-        held.push(pool.rent(16).unwrap()); // the kept buffer, then 9 allocations
+        held.push(pool.rent(16)); // the kept buffer, then 9 allocations
     }
     for _ in 0..10 {
-        held.push(pool.rent(16).unwrap()); // the bucket is exhausted: 10 allocations
+        held.push(pool.rent(16)); // the bucket is exhausted: 10 allocations
     }
     let stats = pool.stats();
     assert_eq!(stats.allocated(), 20);
@@ -741,7 +741,7 @@ fn rent_and_return_many_of_the_same_size_none_are_same() {
     for_each_byte_pool!(|pool| {
         for length in [1, 16, 32, 64, 127, 4096, 4097] {
             for _iter in 0..2 {
-                let buffers: Vec<_> = (0..100).map(|_| pool.rent(length).unwrap()).collect();
+                let buffers: Vec<_> = (0..100).map(|_| pool.rent(length)).collect();
                 let distinct: HashSet<_> = buffers.iter().map(|b| addr(b.as_capacity())).collect();
                 assert_eq!(distinct.len(), 100, "{pool:?}: rent({length})");
                 drop(buffers);
@@ -762,7 +762,7 @@ fn use_pool_in_parallel() {
                 s.spawn(move || {
                     for _ in (t..ITERATIONS).step_by(THREADS) {
                         for size in [16, 32, 64, 128] {
-                            let array = pool.rent(size).unwrap();
+                            let array = pool.rent(size);
                             assert!(array.capacity() >= size, "{pool:?}");
                         }
                     }
@@ -778,7 +778,7 @@ fn configurable_pool_allocated_arrays_are_cleared<T: Element + PartialEq + std::
     let pool = ConfigurablePool::<T>::new();
     let mut rented = Vec::new();
     for size in 1..=1000 {
-        let arr = pool.rent_boxed(size).unwrap();
+        let arr = pool.rent_boxed(size);
         for (i, x) in arr.iter().enumerate() {
             assert_eq!(*x, T::default(), "rent({size})[{i}]");
         }
@@ -895,7 +895,7 @@ fn check_environment_in_child(expected_partition_count: &str, expected_max_array
 
     // Make sure the pool is still usable
     for _ in 0..2 {
-        let array = SharedPool::<u8>::shared().rent(123).unwrap();
+        let array = SharedPool::<u8>::shared().rent(123);
         assert!(array.capacity() >= 123);
     }
 }

@@ -10,11 +10,10 @@ use loom::sync::Arc;
 use loom::thread;
 
 fn config(partitions: usize, arrays_per_partition: usize) -> SharedConfig {
-    SharedConfig {
-        partitions,
-        arrays_per_partition,
-        clear_on_return: false,
-    }
+    SharedConfig::new()
+        .with_partitions(partitions)
+        .with_arrays_per_partition(arrays_per_partition)
+        .with_clear_on_return(false)
 }
 
 fn model(f: impl Fn() + Sync + Send + 'static) {
@@ -34,7 +33,7 @@ fn two_threads_never_share_a_buffer() {
         let pool = Arc::new(SharedPool::<usize>::with_config(config(2, 1)).unwrap());
         let worker = |me: usize, pool: Arc<SharedPool<usize>>| {
             move || {
-                let mut r = pool.rent(16).unwrap();
+                let mut r = pool.rent(16);
                 r[0] = me;
                 thread::yield_now();
                 assert_eq!(r[0], me, "another renter wrote into my buffer");
@@ -58,8 +57,8 @@ fn full_partitions_drop_exactly_the_overflow() {
         let pool = Arc::new(SharedPool::<u8>::with_config(config(1, 1)).unwrap());
         let run = |pool: Arc<SharedPool<u8>>| {
             move || {
-                let a = pool.rent(16).unwrap();
-                let b = pool.rent(16).unwrap();
+                let a = pool.rent(16);
+                let b = pool.rent(16);
                 drop(a);
                 drop(b); // slot holds b, a goes to the single partition (or is dropped)
             }

@@ -11,11 +11,12 @@ use std::sync::Mutex;
 fn no_buffer_is_held_by_two_renters_at_once() {
     const THREADS: usize = 4;
     const ROUNDS: usize = 3_000;
-    let pool = SharedPool::<u64>::with_config(SharedConfig {
-        partitions: 2,
-        arrays_per_partition: 2,
-        clear_on_return: false,
-    })
+    let pool = SharedPool::<u64>::with_config(
+        SharedConfig::new()
+            .with_partitions(2)
+            .with_arrays_per_partition(2)
+            .with_clear_on_return(false),
+    )
     .unwrap();
     let held: Mutex<HashSet<usize>> = Mutex::new(HashSet::new());
     std::thread::scope(|s| {
@@ -25,7 +26,7 @@ fn no_buffer_is_held_by_two_renters_at_once() {
                 let mut mine = Vec::new();
                 for round in 0..ROUNDS {
                     let len = [16, 17, 64][(round + t) % 3];
-                    let mut r = pool.rent(len).unwrap();
+                    let mut r = pool.rent(len);
                     let addr = r.as_capacity().as_ptr() as usize;
                     assert!(
                         held.lock().unwrap().insert(addr),

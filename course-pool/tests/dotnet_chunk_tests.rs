@@ -73,9 +73,7 @@ fn every_chunking(data: &Vec<i32>, size: usize) -> Vec<Chunking> {
                 let mut free_list = FreeList::<i32>::with_capacity(4);
                 let mut shared = SharedPool::<i32>::new();
                 // The pool's first return on this thread makes its thread slots: not the run's.
-                shared
-                    .return_boxed(shared.rent_boxed(1).unwrap(), false)
-                    .unwrap();
+                shared.return_boxed(shared.rent_boxed(1), false).unwrap();
                 let pools: Vec<(&str, Option<&mut dyn RentBuffer<i32>>)> =
                     if strategy == Strategy::Pooled {
                         vec![

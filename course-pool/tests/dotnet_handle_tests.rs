@@ -51,11 +51,11 @@ fn create<T: bufpool::pool::Element>(
     max_array_length: usize,
     max_arrays_per_bucket: usize,
 ) -> HandlePool<T> {
-    HandlePool::with_configurable(ConfigurableConfig {
-        max_array_length,
-        max_arrays_per_bucket,
-        ..ConfigurableConfig::default()
-    })
+    HandlePool::with_configurable(
+        ConfigurableConfig::new()
+            .with_max_array_length(max_array_length)
+            .with_max_arrays_per_bucket(max_arrays_per_bucket),
+    )
     .unwrap()
 }
 

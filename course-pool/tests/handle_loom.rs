@@ -13,11 +13,10 @@ use loom::sync::Arc;
 use loom::thread;
 
 fn config(partitions: usize, arrays_per_partition: usize) -> SharedConfig {
-    SharedConfig {
-        partitions,
-        arrays_per_partition,
-        clear_on_return: false,
-    }
+    SharedConfig::new()
+        .with_partitions(partitions)
+        .with_arrays_per_partition(arrays_per_partition)
+        .with_clear_on_return(false)
 }
 
 fn model(f: impl Fn() + Sync + Send + 'static) {

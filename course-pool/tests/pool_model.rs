@@ -376,7 +376,7 @@ fn run(pool: HandlePool<u8>, mut model: Model, ops: Vec<Op>) -> Result<(), TestC
             }
             Op::OtherPool => {
                 let other = SharedPool::<u8>::new();
-                drop(other.rent(16).unwrap());
+                drop(other.rent(16));
             }
         }
         // Every observable, after every step.
@@ -417,7 +417,7 @@ fn run_owned(pool: &SharedPool<u8>, mut model: Model, ops: Vec<Op>) -> Result<()
     for op in ops {
         match op {
             Op::Rent(len) => {
-                let r = pool.rent(len).unwrap();
+                let r = pool.rent(len);
                 prop_assert_eq!(r.len(), len);
                 let at = r.as_capacity().as_ptr() as usize;
                 match model.rent(len) {
@@ -502,7 +502,7 @@ fn run_owned(pool: &SharedPool<u8>, mut model: Model, ops: Vec<Op>) -> Result<()
             }
             Op::OtherPool => {
                 let other = SharedPool::<u8>::new();
-                drop(other.rent(16).unwrap());
+                drop(other.rent(16));
             }
         }
         for (r, id) in held.iter().flatten() {
@@ -532,11 +532,7 @@ proptest! {
 
     #[test]
     fn shared_pool_matches_the_model(p in 1usize..=3, m in 1usize..=3, ops in prop::collection::vec(op(), 1..60)) {
-        let pool = HandlePool::<u8>::with_shared(SharedConfig {
-            partitions: p,
-            arrays_per_partition: m,
-            clear_on_return: false,
-        }).unwrap();
+        let pool = HandlePool::<u8>::with_shared(SharedConfig::new().with_partitions(p).with_arrays_per_partition(m).with_clear_on_return(false)).unwrap();
         let home = pool.stats().home_partition.unwrap();
         let model = Model {
             store: Store::Shared {
@@ -555,11 +551,7 @@ proptest! {
 
     #[test]
     fn shared_pool_guards_match_the_model(p in 1usize..=3, m in 1usize..=3, ops in prop::collection::vec(op(), 1..60)) {
-        let pool = SharedPool::<u8>::with_config(SharedConfig {
-            partitions: p,
-            arrays_per_partition: m,
-            clear_on_return: false,
-        }).unwrap();
+        let pool = SharedPool::<u8>::with_config(SharedConfig::new().with_partitions(p).with_arrays_per_partition(m).with_clear_on_return(false)).unwrap();
         let home = pool.stats().home_partition.unwrap();
         let model = Model {
             store: Store::Shared {
@@ -578,7 +570,7 @@ proptest! {
 
     #[test]
     fn configurable_pool_matches_the_model(max in prop_oneof![Just(1usize), Just(32), Just(100), Just(128)], n in 1usize..=3, ops in prop::collection::vec(op(), 1..60)) {
-        let config = ConfigurableConfig { max_array_length: max, max_arrays_per_bucket: n, clear_on_return: false };
+        let config = ConfigurableConfig::new().with_max_array_length(max).with_max_arrays_per_bucket(n).with_clear_on_return(false);
         let pool = HandlePool::<u8>::with_configurable(config).unwrap();
         let nb = config.bucket_count();
         let model = Model {

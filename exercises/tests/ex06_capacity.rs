@@ -15,12 +15,10 @@ use bufpool::pool::SharedConfig;
 use ex::BucketModel;
 
 fn lab_capacity(partitions: usize, per_partition: usize) -> usize {
-    SharedConfig {
-        partitions,
-        arrays_per_partition: per_partition,
-        ..SharedConfig::default()
-    }
-    .capacity_per_bucket()
+    SharedConfig::new()
+        .with_partitions(partitions)
+        .with_arrays_per_partition(per_partition)
+        .capacity_per_bucket()
 }
 
 /// One round: rent `held` buffers on `core`, all held at once, then give them all back.

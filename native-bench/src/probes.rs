@@ -37,7 +37,9 @@ impl From<AllocStats> for Counts {
 
 /// One order line through the pool: rent 128 B, write it, return it.
 pub fn pooled_line(pool: &SharedPool<u8>, n: u8) {
-    let mut line = pool.rent(128).unwrap_or_else(|e| panic!("rent 128 B: {e}"));
+    let mut line = pool
+        .try_rent(128)
+        .unwrap_or_else(|e| panic!("rent 128 B: {e}"));
     line.fill(n);
     std::hint::black_box(&line);
 }

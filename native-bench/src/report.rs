@@ -388,10 +388,10 @@ pub fn contract() -> Result<Vec<ContractRow>> {
     let pool = SharedPool::<u8>::new();
     // The ownership API has no handle to run the chapter's scenario on: the same run, by guard.
     let order = stale_data::ORDER_LINE.as_bytes();
-    let mut a = pool.rent(order.len()).map_err(|e| anyhow!("{e}"))?;
+    let mut a = pool.try_rent(order.len()).map_err(|e| anyhow!("{e}"))?;
     a.append(order).map_err(|e| anyhow!("{e}"))?;
     drop(a);
-    let b = pool.rent(order.len()).map_err(|e| anyhow!("{e}"))?;
+    let b = pool.try_rent(order.len()).map_err(|e| anyhow!("{e}"))?;
     let stale = b.iter().zip(order).filter(|(x, y)| x == y).count();
     out.push(row(
         "stale_data",
@@ -420,7 +420,14 @@ pub fn contract() -> Result<Vec<ContractRow>> {
                 "allowed",
                 format!("return_boxed accepts a foreign buffer of {len} elements"),
             )),
-            Err(rej) => out.push(row(scenario, api, "error", rej.error.to_string())),
+            // The chapters' wording, as the handle rows above have it (bufpool's own message
+            // speaks to a programmer).
+            Err(rej) => out.push(row(
+                scenario,
+                api,
+                "error",
+                wasm_lab::pool_words::pool_error(&rej.error),
+            )),
         }
     }
     Ok(out)
@@ -462,11 +469,10 @@ mod tests {
 
     #[test]
     fn capacity_rows_follow_one_plus_p_times_m() {
-        let config = SharedConfig {
-            partitions: 1,
-            arrays_per_partition: 2,
-            clear_on_return: false,
-        };
+        let config = SharedConfig::new()
+            .with_partitions(1)
+            .with_arrays_per_partition(2)
+            .with_clear_on_return(false);
         // Capacity 1 + 1 × 2 = 3: holding 5 allocates 2 per round.
         let r = suites::capacity_round(1024, 5, config).unwrap();
         assert_eq!(r.capacity, 3);

@@ -134,7 +134,7 @@ fn rent_return(n: usize, plan: Plan) -> GroupSamples {
         &key("pool_write"),
         &format!("rent + fill {n} B + return (ownership API)"),
         || {
-            if let Ok(mut b) = pool.rent(n) {
+            if let Ok(mut b) = pool.try_rent(n) {
                 b.fill(BYTE);
                 std::hint::black_box(&*b);
             }
@@ -212,7 +212,7 @@ pub fn clearing_group(pool: &SharedPool<u8>, n: usize, clock: Clock) -> (Group<'
         &key("cleared"),
         &format!("rent + return of {n} B, cleared on return (whole bucket buffer)"),
         move || {
-            if let Ok(b) = pool.rent(n) {
+            if let Ok(b) = pool.try_rent(n) {
                 b.return_cleared();
             }
         },
@@ -232,7 +232,7 @@ pub struct PoolRent<'p>(pub &'p SharedPool<i32>);
 
 impl RentBuffer<i32> for PoolRent<'_> {
     fn rent(&mut self, min_len: usize) -> Result<Box<[i32]>, RentError> {
-        self.0.rent_boxed(min_len).map_err(|e| RentError {
+        self.0.try_rent_boxed(min_len).map_err(|e| RentError {
             requested: min_len,
             reason: e.to_string(),
         })

@@ -1,7 +1,8 @@
 //! The pool's and the chunker's errors in the page's language (issue 24). `bufpool` speaks
-//! English and depends on nothing of the course (its `Display` is the library's own message, and
-//! the bench's fingerprint covers it); the lab shows readers the same facts through its catalog.
-//! The English here is `bufpool`'s `Display`, word for word (a test checks every variant).
+//! English to a programmer and depends on nothing of the course (its `Display` is the library's
+//! own message); the lab tells readers the same facts in its own words, through its catalog. Where
+//! .NET throws for the same case, the reader reads .NET's message, as the chapter quotes it. The
+//! chunker's English is `course-pool`'s `Display`, word for word (a test checks every variant).
 
 use bufpool::pool::PoolError;
 use course_pool::chunk::ChunkError;
@@ -94,7 +95,7 @@ mod tests {
     use course_pool::chunk::{SourceKind, Strategy};
 
     #[test]
-    fn the_english_is_the_librarys_own() {
+    fn every_error_has_the_readers_english() {
         let pool = [
             PoolError::NotAssociated { length: 100 },
             PoolError::NegativeLength { requested: -1 },
@@ -116,8 +117,20 @@ mod tests {
             PoolError::UseAfterReturn { buffer: 7 },
             PoolError::NotRented { buffer: 7 },
         ];
-        for e in &pool {
-            assert_eq!(pool_error(e), e.to_string());
+        // The reader's English, which the catalogs translate: every variant has its own
+        // wording (none falls back to the library's message).
+        let reader = [
+            "The buffer is not associated with this pool and may not be returned to it. (length 100 is not a bucket length)",
+            "a buffer cannot have a negative length (-1)",
+            "could not allocate a buffer of 5 elements of 8 bytes",
+            "max = 0 is out of range: expected 1 or more",
+            "elements 3..12 are outside the buffer of length 4",
+            "buffer #7 was returned twice: two later renters would share it",
+            "buffer #7 was used after it was returned: the write would land in the next renter's data",
+            "buffer #7 was never rented from this pool and may not be returned to it",
+        ];
+        for (e, words) in pool.iter().zip(reader) {
+            assert_eq!(pool_error(e), words);
         }
         let chunk = [
             ChunkError::ZeroSize,

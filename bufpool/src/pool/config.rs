@@ -2,7 +2,6 @@
 
 use super::PoolError;
 use crate::bucket::{MAX_BUCKET_LEN, MIN_BUCKET_LEN, bucket_length, select_bucket_index};
-use serde::Serialize;
 
 /// .NET's override of the shared pool's partition count (capped at the processor count).
 pub const ENV_MAX_PARTITION_COUNT: &str = "DOTNET_SYSTEM_BUFFERS_SHAREDARRAYPOOL_MAXPARTITIONCOUNT";
@@ -12,7 +11,13 @@ pub const ENV_MAX_ARRAYS_PER_PARTITION: &str =
 
 /// Default buffers per partition per bucket of the shared pool.
 pub const DEFAULT_ARRAYS_PER_PARTITION: usize = 32;
-/// Most partitions a configuration may ask for (a guard against absurd widget input).
+/// Most partitions a configuration may ask for.
+///
+/// A pool makes all its partitions when it is made (a mutex and a stack per partition, for each
+/// of the 27 buckets), so `P` is memory spent up front whether or not it is used: 4096 is far
+/// above any processor count .NET's default of one partition per processor reaches, and keeps a
+/// mistaken value (a byte count given as a count) an [`InvalidConfig`](PoolError::InvalidConfig)
+/// instead of an allocation of gigabytes.
 pub const MAX_PARTITIONS: usize = 4096;
 /// Default largest pooled length of the configurable pool (`ArrayPool.Create()`).
 pub const DEFAULT_CONFIGURABLE_MAX_LENGTH: usize = 1_048_576;
@@ -62,13 +67,20 @@ pub fn parse_env_count(value: Option<&str>) -> Option<usize> {
 /// Settings of a [`SharedPool`](super::SharedPool) (and of any front end over a
 /// [`SharedEngine`](super::engine::SharedEngine)).
 ///
+/// Built from [`SharedConfig::new`] (the defaults) and its `with_*` methods: the struct is
+/// `#[non_exhaustive]`, so a setting added later is not a breaking change for code that builds
+/// one. Its fields stay public to read.
+///
 /// ```
 /// use bufpool::pool::SharedConfig;
 /// // Two partitions of 8: with every buffer held, 1 + 2 × 8 = 17 buffers per size are kept.
-/// let cfg = SharedConfig { partitions: 2, arrays_per_partition: 8, ..SharedConfig::default() };
+/// let cfg = SharedConfig::new().with_partitions(2).with_arrays_per_partition(8);
 /// assert_eq!(cfg.capacity_per_bucket(), 17);
+/// assert!(!cfg.clear_on_return);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct SharedConfig {
     /// Number of partitions (.NET: one per logical processor).
     pub partitions: usize,
@@ -91,6 +103,44 @@ impl Default for SharedConfig {
 }
 
 impl SharedConfig {
+    /// The defaults ([`SharedConfig::default`]): one partition per logical processor, 32
+    /// buffers each, no clearing.
+    ///
+    /// ```
+    /// use bufpool::pool::{SharedConfig, SharedPool, processor_count};
+    /// let cfg = SharedConfig::new().with_clear_on_return(true);
+    /// assert_eq!((cfg.partitions, cfg.arrays_per_partition), (processor_count(), 32));
+    /// let pool = SharedPool::<u8>::with_config(cfg.with_partitions(2)).unwrap();
+    /// assert_eq!(pool.config().capacity_per_bucket(), 65);
+    /// assert!(SharedPool::<u8>::with_config(cfg.with_arrays_per_partition(0)).is_err());
+    /// ```
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the number of partitions `P` (1 to [`MAX_PARTITIONS`]; checked when a pool is made).
+    #[must_use]
+    pub const fn with_partitions(mut self, partitions: usize) -> Self {
+        self.partitions = partitions;
+        self
+    }
+
+    /// Sets the buffers each partition keeps per bucket, `M` (at least 1; checked when a pool is
+    /// made).
+    #[must_use]
+    pub const fn with_arrays_per_partition(mut self, arrays_per_partition: usize) -> Self {
+        self.arrays_per_partition = arrays_per_partition;
+        self
+    }
+
+    /// Sets whether returns clear the buffer unless a guard says otherwise.
+    #[must_use]
+    pub const fn with_clear_on_return(mut self, clear_on_return: bool) -> Self {
+        self.clear_on_return = clear_on_return;
+        self
+    }
+
     /// The configuration .NET would use given these two environment values and processor count.
     ///
     /// ```
@@ -151,7 +201,18 @@ impl SharedConfig {
 
 /// Settings of a [`ConfigurablePool`](super::ConfigurablePool) (.NET `ArrayPool<T>.Create(maxArrayLength,
 /// maxArraysPerBucket)`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+///
+/// Built from [`ConfigurableConfig::new`] and its `with_*` methods (`#[non_exhaustive]`, as
+/// [`SharedConfig`]).
+///
+/// ```
+/// use bufpool::pool::ConfigurableConfig;
+/// let cfg = ConfigurableConfig::new().with_max_array_length(1000).with_max_arrays_per_bucket(4);
+/// assert_eq!(cfg.effective_max_length(), 1024); // rounded up to a bucket length
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct ConfigurableConfig {
     /// Largest pooled length; clamped to 16 … 2^30 and rounded up to a bucket length.
     pub max_array_length: usize,
@@ -163,21 +224,60 @@ pub struct ConfigurableConfig {
 
 impl Default for ConfigurableConfig {
     fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ConfigurableConfig {
+    /// .NET's defaults: maximum length 1,048,576, 50 buffers per bucket, no clearing.
+    ///
+    /// ```
+    /// use bufpool::pool::{ConfigurableConfig, ConfigurablePool};
+    /// const SMALL: ConfigurableConfig = ConfigurableConfig::new()
+    ///     .with_max_array_length(64)
+    ///     .with_max_arrays_per_bucket(2)
+    ///     .with_clear_on_return(true);
+    /// assert_eq!(SMALL.bucket_count(), 3);
+    /// let pool = ConfigurablePool::<u8>::with_config(SMALL).unwrap();
+    /// assert!(pool.rent(16).clears_on_return());
+    /// ```
+    #[must_use]
+    pub const fn new() -> Self {
         Self {
             max_array_length: DEFAULT_CONFIGURABLE_MAX_LENGTH,
             max_arrays_per_bucket: DEFAULT_ARRAYS_PER_BUCKET,
             clear_on_return: false,
         }
     }
-}
 
-impl ConfigurableConfig {
+    /// Sets the largest pooled length (at least 1; clamped to 16 … 2^30 and rounded up to a
+    /// bucket length by the pool).
+    #[must_use]
+    pub const fn with_max_array_length(mut self, max_array_length: usize) -> Self {
+        self.max_array_length = max_array_length;
+        self
+    }
+
+    /// Sets the buffers kept per bucket (at least 1; checked when a pool is made).
+    #[must_use]
+    pub const fn with_max_arrays_per_bucket(mut self, max_arrays_per_bucket: usize) -> Self {
+        self.max_arrays_per_bucket = max_arrays_per_bucket;
+        self
+    }
+
+    /// Sets whether returns clear the buffer unless a guard says otherwise.
+    #[must_use]
+    pub const fn with_clear_on_return(mut self, clear_on_return: bool) -> Self {
+        self.clear_on_return = clear_on_return;
+        self
+    }
+
     /// Number of buckets: `select_bucket_index(clamped max) + 1` (17 for the default 1,048,576).
     ///
     /// ```
     /// use bufpool::pool::ConfigurableConfig;
     /// assert_eq!(ConfigurableConfig::default().bucket_count(), 17);
-    /// let tiny = ConfigurableConfig { max_array_length: 1, ..Default::default() };
+    /// let tiny = ConfigurableConfig::new().with_max_array_length(1);
     /// assert_eq!((tiny.bucket_count(), tiny.effective_max_length()), (1, 16));
     /// ```
     pub fn bucket_count(&self) -> usize {

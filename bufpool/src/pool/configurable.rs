@@ -2,11 +2,13 @@
 
 use super::engine::{Engine, Plan, Put};
 use super::owned::{self, Rejected, Rented, ReturnTo};
+use super::owned_rented::{OwnedRented, owned_guard};
 use super::shared::next_pool_id;
 use super::stats::{self, BucketStats, PoolStats};
 use super::sync::{self, AtomicU64, Mutex, Ordering};
 use super::{ConfigurableConfig, Element, MemoryPressure, PoolError};
 use crate::bucket::{bucket_length, select_bucket_index};
+use std::sync::Arc;
 
 /// One bucket: `capacity` slots of which `index` are counted as handed out.
 ///
@@ -174,7 +176,7 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
 /// use bufpool::pool::{ConfigurableConfig, ConfigurablePool};
 /// let pool = ConfigurablePool::<u8>::new();
 /// assert_eq!(pool.config().effective_max_length(), 1_048_576);
-/// let big = pool.rent(1_048_577).unwrap();
+/// let big = pool.rent(1_048_577);
 /// assert_eq!(big.capacity(), 1_048_577); // exact, never pooled
 /// ```
 pub struct ConfigurablePool<T: Element> {
@@ -217,13 +219,116 @@ impl<T: Element> ConfigurablePool<T> {
     }
 
     /// Rents a buffer of at least `len` elements as an owned guard (see [`SharedPool::rent`](super::SharedPool::rent)).
-    pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
-        let buf = self.rent_boxed(len)?;
+    ///
+    /// # Panics
+    ///
+    /// When the buffer cannot be allocated, as [`SharedPool::rent`](super::SharedPool::rent);
+    /// [`try_rent`](Self::try_rent) returns the error instead.
+    ///
+    /// ```
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// let buf = pool.rent(100);
+    /// assert_eq!((buf.len(), buf.capacity()), (100, 128));
+    /// ```
+    #[track_caller]
+    pub fn rent(&self, len: usize) -> Rented<'_, T, Self> {
+        match self.try_rent(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent`](Self::rent), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::{ConfigurablePool, PoolError};
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// assert_eq!(pool.try_rent(100).unwrap().capacity(), 128);
+    /// assert!(matches!(pool.try_rent(usize::MAX), Err(PoolError::AllocationFailed { .. })));
+    /// ```
+    pub fn try_rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
+        let buf = self.try_rent_boxed(len)?;
         Ok(owned::guard(self, buf, len, self.config().clear_on_return))
     }
 
+    /// Rents a buffer as [`rent`](Self::rent) does, in a guard that holds an `Arc` of the pool
+    /// instead of a borrow ([`OwnedRented`]): `'static`, for a spawned thread or a task; it goes
+    /// back to the pool on drop exactly as a [`Rented`] does.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = Arc::new(ConfigurablePool::<u64>::new());
+    /// let mut buf = pool.rent_owned(20);
+    /// let sum = std::thread::spawn(move || {
+    ///     buf.fill(3);
+    ///     buf.iter().sum::<u64>()
+    /// });
+    /// assert_eq!(sum.join().unwrap(), 60);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`rent`](Self::rent), when the buffer cannot be allocated.
+    #[track_caller]
+    pub fn rent_owned(self: &Arc<Self>, len: usize) -> OwnedRented<T, Self> {
+        match self.try_rent_owned(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_owned`](Self::rent_owned), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = Arc::new(ConfigurablePool::<u64>::new());
+    /// assert!(pool.try_rent_owned(usize::MAX).is_err());
+    /// assert_eq!(pool.try_rent_owned(100).unwrap().capacity(), 128);
+    /// ```
+    pub fn try_rent_owned(self: &Arc<Self>, len: usize) -> Result<OwnedRented<T, Self>, PoolError> {
+        let buf = self.try_rent_boxed(len)?;
+        Ok(owned_guard(
+            Arc::clone(self),
+            buf,
+            len,
+            self.config().clear_on_return,
+        ))
+    }
+
     /// Rents a raw buffer, .NET style.
-    pub fn rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
+    ///
+    /// # Panics
+    ///
+    /// When the buffer cannot be allocated, as [`rent`](Self::rent).
+    ///
+    /// ```
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// let raw = pool.rent_boxed(100);
+    /// assert_eq!(raw.len(), 128);
+    /// pool.return_boxed(raw, false).unwrap();
+    /// assert_eq!(pool.stats().allocated(), 1);
+    /// ```
+    #[track_caller]
+    pub fn rent_boxed(&self, len: usize) -> Box<[T]> {
+        match self.try_rent_boxed(len) {
+            Ok(buf) => buf,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_boxed`](Self::rent_boxed), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::ConfigurablePool;
+    /// let pool = ConfigurablePool::<u8>::new();
+    /// assert_eq!(pool.try_rent_boxed(20).unwrap().len(), 32);
+    /// assert!(pool.try_rent_boxed(usize::MAX).is_err());
+    /// ```
+    pub fn try_rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
         owned::rent_box(&self.engine, len)
     }
 

@@ -13,7 +13,7 @@ pub trait Element: Default + Clone + Send + 'static {}
 impl<T: Default + Clone + Send + 'static> Element for T {}
 
 /// A new buffer of `len` default elements, or an error instead of an abort when the allocator
-/// cannot provide it (an absurd widget input must not take the page down).
+/// cannot provide it, so that a `try_` rent can refuse any length instead of aborting the process.
 ///
 /// .NET allocates arrays of 2 KiB and more without references uninitialized; safe Rust cannot
 /// hand out uninitialized memory, so every new buffer here is filled with `T::default()`.

@@ -2,17 +2,25 @@
 
 use std::fmt;
 
-/// Why a pool refused a call. Every misuse of the pool is one of these, never a panic.
+/// Why a pool refused a call. Every misuse of the pool is one of these; the `try_` methods
+/// return it and never panic (the infallible `rent` panics with its message, as `Vec` does).
 ///
-/// The [`Display`](fmt::Display) text is written for a reader of the course: it says what happened
-/// and, where .NET has a message for the same case, it is .NET's message.
+/// The [`Display`](fmt::Display) text is for the programmer using the crate, in the style of
+/// Rust's standard errors (lowercase, no trailing period): the value, and the rule it broke.
+/// Where .NET throws for the same case, the text keeps .NET's words, so that code ported from
+/// .NET reads the error it expects. A program that shows errors to its own users words them
+/// itself from the variant's fields (the course's pages do, in three languages).
+///
+/// `#[non_exhaustive]`: a later version may refuse a call for a new reason; match with a
+/// wildcard arm.
 ///
 /// ```
 /// use bufpool::pool::PoolError;
 /// let e = PoolError::NotAssociated { length: 100 };
 /// assert_eq!(
 ///     e.to_string(),
-///     "The buffer is not associated with this pool and may not be returned to it. (length 100 is not a bucket length)"
+///     "buffer of length 100 is not associated with this pool and may not be returned to it: \
+///      it is not a bucket length"
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,12 +31,14 @@ pub enum PoolError {
         /// Length of the refused buffer, in elements.
         length: usize,
     },
-    /// A negative request size (possible only through [`checked_len`]: widgets take signed input).
+    /// A negative request size, from [`checked_len`]: for a length that arrives signed (code
+    /// ported from C#, where lengths are `int`, or a number typed into a form).
     NegativeLength {
         /// The request as given.
         requested: i64,
     },
-    /// The allocator could not provide a buffer of this many elements.
+    /// No buffer of this many elements could be allocated: its size in bytes exceeds
+    /// `isize::MAX` (as `Vec`'s capacity overflow), or the allocator had no memory for it.
     AllocationFailed {
         /// Requested length, in elements.
         length: usize,
@@ -59,17 +69,21 @@ pub enum PoolError {
         /// The existing pool's id.
         pool: u64,
     },
-    /// A checking front end (the course's handle API): this buffer was returned already and not rented since.
+    /// Reported by a front end that tracks its buffers (such as a handle API built over
+    /// [`engine`](super::engine)); this crate's own pools never return it, since a guard cannot
+    /// be returned twice. This buffer was returned already and not rented since.
     DoubleReturn {
         /// The buffer's id.
         buffer: u64,
     },
-    /// A checking front end: this handle's lease ended (it was returned) and a later lease may be running.
+    /// A tracking front end (see [`DoubleReturn`](Self::DoubleReturn)): this buffer was used
+    /// after its return, while a later renter may hold it.
     UseAfterReturn {
         /// The buffer's id.
         buffer: u64,
     },
-    /// A checking front end: this buffer was never handed out by this pool.
+    /// A tracking front end (see [`DoubleReturn`](Self::DoubleReturn)): this buffer was never
+    /// handed out by this pool.
     NotRented {
         /// The buffer's id.
         buffer: u64,
@@ -81,18 +95,22 @@ impl fmt::Display for PoolError {
         match *self {
             PoolError::NotAssociated { length } => write!(
                 f,
-                "The buffer is not associated with this pool and may not be returned to it. \
-                 (length {length} is not a bucket length)"
+                "buffer of length {length} is not associated with this pool and may not be \
+                 returned to it: it is not a bucket length"
             ),
             PoolError::NegativeLength { requested } => {
-                write!(f, "a buffer cannot have a negative length ({requested})")
+                write!(
+                    f,
+                    "length {requested} is negative: a buffer's length is 0 or more"
+                )
             }
             PoolError::AllocationFailed {
                 length,
                 element_size,
             } => write!(
                 f,
-                "could not allocate a buffer of {length} elements of {element_size} bytes"
+                "could not allocate {length} elements of {element_size} bytes: the size \
+                 exceeds isize::MAX bytes or the allocator is out of memory"
             ),
             PoolError::InvalidConfig {
                 setting,
@@ -134,7 +152,9 @@ impl fmt::Display for PoolError {
 
 impl std::error::Error for PoolError {}
 
-/// Converts a signed request size (as a widget or a C# port passes it) into a length.
+/// Converts a signed request size (as code ported from C# or a form passes it) into a length:
+/// a negative one is [`PoolError::NegativeLength`], one above `usize::MAX` (on a 32-bit target)
+/// [`PoolError::AllocationFailed`], since no buffer could be that long.
 ///
 /// ```
 /// use bufpool::pool::{checked_len, PoolError};

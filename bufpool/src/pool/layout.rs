@@ -1,10 +1,11 @@
 //! Where a pool keeps its buffers, for drawing it: per bucket, the calling thread's slot and each
-//! partition's stack, bottom to top. Read-only; the widgets draw the real pool's state from it
+//! partition's stack, bottom to top. Read-only; a front end draws the real pool's state from it
 //! instead of modelling where a returned buffer would go.
 
-use serde::Serialize;
-
 /// Where one kept buffer sits.
+///
+/// Exhaustive on purpose: a kept buffer is in a thread slot or a partition, and a new place would
+/// need a new field of [`BucketLayout`] anyway, so a `match` over both is complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// The calling thread's slot for the bucket.
@@ -14,18 +15,23 @@ pub enum Place {
 }
 
 /// One bucket's kept buffers, by place; `B` is what identifies a buffer (an id, or `()`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Layout<B> {
+///
+/// Built with [`BucketLayout::new`] and [`put`](Self::put); `#[non_exhaustive]`, so a later
+/// version may record more (other threads' slots, say) without breaking code that reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct BucketLayout<B> {
     /// The calling thread's slot.
     pub slot: Option<B>,
     /// Each partition's stack, bottom first.
     pub partitions: Vec<Vec<B>>,
 }
 
-impl<B> Layout<B> {
+impl<B> BucketLayout<B> {
     /// An empty layout of `partitions` partitions (for a front end that draws its engine).
     pub fn new(partitions: usize) -> Self {
-        Layout {
+        BucketLayout {
             slot: None,
             partitions: (0..partitions).map(|_| Vec::new()).collect(),
         }

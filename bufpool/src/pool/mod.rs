@@ -9,7 +9,7 @@
 //!
 //! let pool = SharedPool::<u8>::new();
 //! for _ in 0..1_000 {
-//!     let mut line = pool.rent(128).unwrap(); // back in the pool at the end of each iteration
+//!     let mut line = pool.rent(128); // back in the pool at the end of each iteration
 //!     line.append(b"1042|...").unwrap();
 //! }
 //! assert_eq!(pool.stats().allocated(), 1); // only a single 128-byte buffer was ever allocated
@@ -24,7 +24,9 @@
 //! | `ArrayPool<T>.Shared` | [`SharedPool`] |
 //! | `ArrayPool<T>.Create()` | [`ConfigurablePool`] |
 //!
-//! [`SharedPool::rent`] returns a [`Rented`] guard that derefs to the requested length, shows the
+//! [`SharedPool::rent`] (or [`SharedPool::try_rent`], which returns an error where `rent`
+//! panics: as `Vec::with_capacity` and `Vec::try_reserve`) returns a [`Rented`] guard that
+//! derefs to the requested length, shows the
 //! bucket length as [`capacity`](Rented::capacity), carries how much was
 //! [`written`](Rented::written), and returns itself on drop: on every path, including `?` and a
 //! panic that unwinds (a build with `panic = "abort"`, such as the course's wasm, never unwinds:
@@ -46,13 +48,13 @@
 //! let pool = SharedPool::<u8>::new();
 //! let order = "1042|ต้มยำกุ้ง|2|18000\n".as_bytes();
 //! assert_eq!(order.len(), 41);
-//! let mut a = pool.rent(41).unwrap();
+//! let mut a = pool.rent(41);
 //! a.append(order).unwrap();
 //! drop(a); // returned without clearing
-//! let b = pool.rent(41).unwrap();
+//! let b = pool.rent(41);
 //! assert_eq!(&b[..], order); // the next renter sees all 41 bytes
 //! b.return_cleared();
-//! assert!(pool.rent(41).unwrap().iter().all(|&x| x == 0));
+//! assert!(pool.rent(41).iter().all(|&x| x == 0));
 //! ```
 //!
 //! The foreign-buffer rule: a length check, not an origin check.
@@ -91,8 +93,12 @@
 //! shared pool's return trusts the bucket it names instead of checking the length again
 //! (`ReturnTo::give_back`, `guard_with`, `put_local` state the promise). Miri runs the unit tests
 //! through all of it, including pools used in turn, `clear_all_threads` and exiting threads.
-//! Every misuse is a [`PoolError`] with a message a reader understands;
-//! no input makes the pool panic (allocation failures are errors too). Tests: a model-based
+//! Every misuse is a [`PoolError`] with a message that names the value and the rule it broke.
+//! Renting follows `Vec`: [`SharedPool::rent`] (and `rent_const`, `rent_boxed`, on both pools and
+//! in [`BufferPool`]) panics when no buffer can be allocated, with the error's message, and its
+//! `try_` twin ([`SharedPool::try_rent`]) returns the error instead; no input makes a `try_`
+//! method, a return or a configuration panic. Code that must not panic (a WebAssembly page, a
+//! length from a request) calls the `try_` forms. Tests: a model-based
 //! proptest against a reference model (in `course-pool`: `course-pool/tests/pool_model.rs`),
 //! loom models of the partition and thread-slot logic (`tests/pool_loom.rs`, `--cfg loom`), a
 //! multi-threaded stress test, Miri over the unit tests, the article's scenarios
@@ -146,6 +152,7 @@ pub mod engine;
 mod error;
 mod layout;
 mod owned;
+mod owned_rented;
 #[cfg(not(loom))]
 mod registry;
 mod shared;
@@ -162,8 +169,9 @@ pub use config::{
 pub use configurable::ConfigurablePool;
 pub use element::Element;
 pub use error::{PoolError, checked_len};
-pub use layout::Layout;
+pub use layout::BucketLayout;
 pub use owned::{Rejected, Rented};
+pub use owned_rented::OwnedRented;
 pub use shared::SharedPool;
 pub use stats::{BucketStats, PoolStats};
 pub use trim::MemoryPressure;
@@ -181,6 +189,13 @@ const _: () = {
     send_sync::<PoolStats>();
     send_sync::<PoolError>();
     send::<Rented<'static, u8>>();
+    send_sync::<Rented<'static, u8>>();
+    send_sync::<Rented<'static, u8, ConfigurablePool<u8>>>();
+    send_sync::<OwnedRented<u8>>();
+    send_sync::<OwnedRented<String, ConfigurablePool<String>>>();
+    // An owned guard is `'static`, so it can go to `std::thread::spawn`.
+    const fn owned<T: Send + 'static>() {}
+    owned::<OwnedRented<u8>>();
 };
 
 #[cfg(test)]

@@ -98,10 +98,10 @@ pub(crate) use sealed::{Back, ReturnTo};
 ///
 /// ```
 #[doc = include_str!("../../doc/stale_data.rs")]
-/// let mut b = pool.rent(16).unwrap();
+/// let mut b = pool.rent(16);
 /// b[0] = 42;
 /// b.return_cleared();
-/// assert_eq!(pool.rent(16).unwrap()[0], 0);
+/// assert_eq!(pool.rent(16)[0], 0);
 /// ```
 pub struct Rented<'p, T: Element, P: ReturnTo<T> + ?Sized = super::SharedPool<T>> {
     pool: &'p P,
@@ -162,148 +162,174 @@ pub(crate) unsafe fn guard_with<T: Element, P: ReturnTo<T> + ?Sized>(
     }
 }
 
-impl<T: Element, P: ReturnTo<T> + ?Sized> Rented<'_, T, P> {
-    /// The bucket length the pool handed out (≥ the requested length).
-    #[inline]
-    pub fn capacity(&self) -> usize {
-        self.buf.len()
-    }
+/// The surface both guards share ([`Rented`], borrowing its pool, and
+/// [`OwnedRented`](super::OwnedRented), holding an `Arc` of it): capacity and the written
+/// prefix, the return choices, `Deref`/`DerefMut`/`AsRef`/`AsMut`, `io::Write` and `Debug`,
+/// written once so that the two cannot drift apart. Each guard has its own `Drop`.
+macro_rules! guard_surface {
+    ($name:literal, $ty:ty, $ty_u8:ty, $(#[$write_doc:meta])*) => {
+        impl<T: Element, P: ReturnTo<T> + ?Sized> $ty {
+            /// The bucket length the pool handed out (≥ the requested length).
+            #[inline]
+            pub fn capacity(&self) -> usize {
+                self.buf.len()
+            }
 
-    /// The whole buffer, up to its capacity (what .NET code sees as `array`).
-    pub fn as_capacity(&self) -> &[T] {
-        &self.buf
-    }
+            /// The whole buffer, up to its capacity (what .NET code sees as `array`).
+            pub fn as_capacity(&self) -> &[T] {
+                &self.buf
+            }
 
-    /// The whole buffer, mutable, up to its capacity.
-    pub fn as_capacity_mut(&mut self) -> &mut [T] {
-        &mut self.buf
-    }
+            /// The whole buffer, mutable, up to its capacity.
+            pub fn as_capacity_mut(&mut self) -> &mut [T] {
+                &mut self.buf
+            }
 
-    /// How many elements count as written (see [`append`](Self::append), [`set_written`](Self::set_written)).
-    pub fn written_len(&self) -> usize {
-        self.written
-    }
+            /// How many elements count as written (see [`append`](Self::append), [`set_written`](Self::set_written)).
+            pub fn written_len(&self) -> usize {
+                self.written
+            }
 
-    /// The written prefix: your data, as opposed to whatever else the buffer holds.
-    pub fn written(&self) -> &[T] {
-        &self.buf[..self.written]
-    }
+            /// The written prefix: your data, as opposed to whatever else the buffer holds.
+            pub fn written(&self) -> &[T] {
+                &self.buf[..self.written]
+            }
 
-    /// Marks the first `n` elements as written; `n` may be up to the capacity.
-    pub fn set_written(&mut self, n: usize) -> Result<(), PoolError> {
-        if n > self.buf.len() {
-            return Err(PoolError::OutOfBounds {
-                start: 0,
-                count: n,
-                length: self.buf.len(),
-            });
+            /// Marks the first `n` elements as written; `n` may be up to the capacity.
+            pub fn set_written(&mut self, n: usize) -> Result<(), PoolError> {
+                if n > self.buf.len() {
+                    return Err(PoolError::OutOfBounds {
+                        start: 0,
+                        count: n,
+                        length: self.buf.len(),
+                    });
+                }
+                self.written = n;
+                Ok(())
+            }
+
+            /// Copies `data` after the written prefix and extends it; refuses to go past the capacity.
+            pub fn append(&mut self, data: &[T]) -> Result<(), PoolError> {
+                let start = self.written;
+                let end = start
+                    .checked_add(data.len())
+                    .filter(|&e| e <= self.buf.len())
+                    .ok_or(PoolError::OutOfBounds {
+                        start,
+                        count: data.len(),
+                        length: self.buf.len(),
+                    })?;
+                self.buf[start..end].clone_from_slice(data);
+                self.written = end;
+                Ok(())
+            }
+
+            /// Whether this guard clears the buffer when it goes back.
+            pub fn clears_on_return(&self) -> bool {
+                self.back.clears()
+            }
+
+            /// Chooses whether the buffer is cleared when it goes back (the pool's default otherwise).
+            pub fn set_clear_on_return(&mut self, clear: bool) {
+                self.back = self.back.with_clear(clear);
+            }
+
+            /// Returns the buffer now, cleared (`Return(array, clearArray: true)`).
+            pub fn return_cleared(mut self) {
+                self.back = self.back.with_clear(true);
+            }
+
+            /// Returns the buffer now, not cleared: the next renter sees its contents.
+            pub fn return_uncleared(mut self) {
+                self.back = self.back.with_clear(false);
+            }
+
+            /// Keeps the buffer for good: it never goes back (the "forgot to return" case, on purpose).
+            pub fn detach(mut self) -> Box<[T]> {
+                // The guard's drop then returns an empty buffer, which every pool ignores.
+                self.back = Back::DETACHED;
+                std::mem::take(&mut self.buf)
+            }
         }
-        self.written = n;
-        Ok(())
-    }
 
-    /// Copies `data` after the written prefix and extends it; refuses to go past the capacity.
-    pub fn append(&mut self, data: &[T]) -> Result<(), PoolError> {
-        let start = self.written;
-        let end = start
-            .checked_add(data.len())
-            .filter(|&e| e <= self.buf.len())
-            .ok_or(PoolError::OutOfBounds {
-                start,
-                count: data.len(),
-                length: self.buf.len(),
-            })?;
-        self.buf[start..end].clone_from_slice(data);
-        self.written = end;
-        Ok(())
-    }
+        impl<T: Element, P: ReturnTo<T> + ?Sized> Deref for $ty {
+            type Target = [T];
+            #[inline]
+            fn deref(&self) -> &[T] {
+                // `len <= buf.len()` always holds; `get` instead of indexing leaves no panic path, so
+                // the guard has no unwinding edge to keep it in memory and stays in registers. After a
+                // rent in the same function the test folds away (see `guard_with`).
+                self.buf.get(..self.len).unwrap_or_default()
+            }
+        }
 
-    /// Whether this guard clears the buffer when it goes back.
-    pub fn clears_on_return(&self) -> bool {
-        self.back.clears()
-    }
+        impl<T: Element, P: ReturnTo<T> + ?Sized> DerefMut for $ty {
+            #[inline]
+            fn deref_mut(&mut self) -> &mut [T] {
+                self.buf.get_mut(..self.len).unwrap_or_default()
+            }
+        }
 
-    /// Chooses whether the buffer is cleared when it goes back (the pool's default otherwise).
-    pub fn set_clear_on_return(&mut self, clear: bool) {
-        self.back = self.back.with_clear(clear);
-    }
+        impl<T: Element, P: ReturnTo<T> + ?Sized> AsRef<[T]> for $ty {
+            fn as_ref(&self) -> &[T] {
+                self
+            }
+        }
 
-    /// Returns the buffer now, cleared (`Return(array, clearArray: true)`).
-    pub fn return_cleared(mut self) {
-        self.back = self.back.with_clear(true);
-    }
+        impl<T: Element, P: ReturnTo<T> + ?Sized> AsMut<[T]> for $ty {
+            fn as_mut(&mut self) -> &mut [T] {
+                self
+            }
+        }
 
-    /// Returns the buffer now, not cleared: the next renter sees its contents.
-    pub fn return_uncleared(mut self) {
-        self.back = self.back.with_clear(false);
-    }
+        $(#[$write_doc])*
+                impl<P: ReturnTo<u8> + ?Sized> std::io::Write for $ty_u8 {
+            fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+                let start = self.written;
+                let Some(room) = self.buf.get_mut(start..) else {
+                    return Ok(0);
+                };
+                let n = data.len().min(room.len());
+                room[..n].copy_from_slice(&data[..n]);
+                self.written = start + n;
+                Ok(n)
+            }
 
-    /// Keeps the buffer for good: it never goes back (the "forgot to return" case, on purpose).
-    pub fn detach(mut self) -> Box<[T]> {
-        // The guard's drop then returns an empty buffer, which every pool ignores.
-        self.back = Back::DETACHED;
-        std::mem::take(&mut self.buf)
-    }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+
+        impl<T: Element + fmt::Debug, P: ReturnTo<T> + ?Sized> fmt::Debug for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct($name)
+                    .field("len", &self.len)
+                    .field("capacity", &self.buf.len())
+                    .field("written", &self.written)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
 }
+pub(crate) use guard_surface;
 
-impl<T: Element, P: ReturnTo<T> + ?Sized> Deref for Rented<'_, T, P> {
-    type Target = [T];
-    #[inline]
-    fn deref(&self) -> &[T] {
-        // `len <= buf.len()` always holds; `get` instead of indexing leaves no panic path, so
-        // the guard has no unwinding edge to keep it in memory and stays in registers. After a
-        // rent in the same function the test folds away (see `guard_with`).
-        self.buf.get(..self.len).unwrap_or_default()
-    }
-}
-
-impl<T: Element, P: ReturnTo<T> + ?Sized> DerefMut for Rented<'_, T, P> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut [T] {
-        self.buf.get_mut(..self.len).unwrap_or_default()
-    }
-}
-
-impl<T: Element, P: ReturnTo<T> + ?Sized> AsRef<[T]> for Rented<'_, T, P> {
-    fn as_ref(&self) -> &[T] {
-        self
-    }
-}
-
-impl<T: Element, P: ReturnTo<T> + ?Sized> AsMut<[T]> for Rented<'_, T, P> {
-    fn as_mut(&mut self) -> &mut [T] {
-        self
-    }
-}
-
-/// Writes go after the written prefix, as [`append`](Rented::append) does, as far as the bucket
-/// has room: a short write when it fills up, then `Ok(0)`, as `io::Write` for `&mut [u8]` does.
-///
-/// ```
-/// use std::io::Write;
-/// use bufpool::pool::SharedPool;
-/// let pool = SharedPool::<u8>::new();
-/// let mut line = pool.rent(16).unwrap();
-/// write!(line, "order {}|", 1042).unwrap();
-/// assert_eq!(line.written(), b"order 1042|");
-/// assert_eq!(line.write(&[b'x'; 64]).unwrap(), 5); // 16 - 11 bytes of room
-/// ```
-impl<P: ReturnTo<u8> + ?Sized> std::io::Write for Rented<'_, u8, P> {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        let start = self.written;
-        let Some(room) = self.buf.get_mut(start..) else {
-            return Ok(0);
-        };
-        let n = data.len().min(room.len());
-        room[..n].copy_from_slice(&data[..n]);
-        self.written = start + n;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+guard_surface!(
+    "Rented",
+    Rented<'_, T, P>,
+    Rented<'_, u8, P>,
+    /// Writes go after the written prefix, as [`append`](Rented::append) does, as far as the bucket
+    /// has room: a short write when it fills up, then `Ok(0)`, as `io::Write` for `&mut [u8]` does.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use bufpool::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// let mut line = pool.rent(16);
+    /// write!(line, "order {}|", 1042).unwrap();
+    /// assert_eq!(line.written(), b"order 1042|");
+    /// assert_eq!(line.write(&[b'x'; 64]).unwrap(), 5); // 16 - 11 bytes of room
+    /// ```
+);
 
 impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
     // Small on purpose, so the drop glue inlines and the guard's fields reach `give_back` in
@@ -322,18 +348,11 @@ impl<T: Element, P: ReturnTo<T> + ?Sized> Drop for Rented<'_, T, P> {
     }
 }
 
-impl<T: Element + fmt::Debug, P: ReturnTo<T> + ?Sized> fmt::Debug for Rented<'_, T, P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Rented")
-            .field("len", &self.len)
-            .field("capacity", &self.buf.len())
-            .field("written", &self.written)
-            .finish_non_exhaustive()
-    }
-}
-
 /// A buffer a pool refused to take back, with the reason. The buffer is handed back to you
 /// (cleared, if you asked for clearing: .NET clears before it checks).
+///
+/// Exhaustive on purpose, so it can be taken apart (`let Rejected { error, buffer } = r`): the
+/// reason and the buffer are all a refusal has.
 #[derive(Debug)]
 pub struct Rejected<T> {
     /// Why it was refused.
@@ -351,6 +370,16 @@ impl<T> fmt::Display for Rejected<T> {
 impl<T: fmt::Debug> std::error::Error for Rejected<T> {}
 
 // === engine glue shared by SharedPool and ConfigurablePool ===
+
+/// The panic of an infallible rent (`rent`, `rent_const`, `rent_boxed`) whose `try_` twin
+/// failed: out of line and cold, so the rent it ends keeps its hot path as short as the `try_`
+/// one's, and `#[track_caller]`, so the message names the caller's line, as `Vec`'s does.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn rent_failed(error: &PoolError) -> ! {
+    panic!("{error}")
+}
 
 #[inline]
 pub(crate) fn rent_box<T: Element, E: Engine<Box<[T]>>>(

@@ -1,9 +1,8 @@
 //! What a pool holds and has allocated, for widgets and tests.
 
-use serde::Serialize;
-
 /// A snapshot of one pool: per bucket, how many buffers it keeps and how many it allocated.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PoolStats {
     /// One entry per bucket of the pool (27 for the shared pool), smallest first.
     pub buckets: Vec<BucketStats>,
@@ -14,7 +13,8 @@ pub struct PoolStats {
 }
 
 /// One bucket of a [`PoolStats`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BucketStats {
     /// Bucket index.
     pub index: usize,

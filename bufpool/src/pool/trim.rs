@@ -2,7 +2,7 @@
 //!
 //! .NET runs `Trim` after every full (gen2) garbage collection and measures time with
 //! `Environment.TickCount`. Rust has no GC, so here trimming is an explicit call that takes the
-//! pressure level and the current time; a widget can replay "60 seconds later" instantly.
+//! pressure level and the current time; a caller (a test, a simulation) can replay "60 seconds later" instantly.
 //!
 //! The rules (see `SharedArrayPool.cs`):
 //! - A partition that holds buffers is only time-stamped by the first trim that sees it. A later
@@ -17,11 +17,14 @@
 //! needs one more call); here "not seen" is a separate state. Time that goes backwards counts as
 //! no time (.NET's tick counter wraps instead).
 
-use serde::Serialize;
 use std::time::Duration;
 
 /// How hard the memory pressure is, as .NET's `Utilities.GetMemoryPressure` classifies it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+///
+/// Exhaustive on purpose: these are .NET's three levels, which the trimming rules are written
+/// against; a fourth would change the rules, not only add a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum MemoryPressure {
     /// Below 70 % of the high-load threshold.
     Low,

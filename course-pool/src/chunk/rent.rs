@@ -134,7 +134,7 @@ impl<T: Element> RentBuffer<T> for FreeList<T> {
 /// dropped), so a give-back is never refused; if it were, the buffer would just be freed.
 impl<T: Element + pool::Element> RentBuffer<T> for SharedPool<T> {
     fn rent(&mut self, min_len: usize) -> Result<Box<[T]>, RentError> {
-        self.rent_boxed(min_len).map_err(|e| RentError {
+        self.try_rent_boxed(min_len).map_err(|e| RentError {
             requested: min_len,
             reason: e.to_string(),
         })
@@ -197,11 +197,10 @@ mod tests {
     #[test]
     fn held_chunks_need_one_buffer_each_until_the_pool_is_full() {
         let data: Vec<u8> = vec![7; 10 * 64];
-        let cfg = SharedConfig {
-            partitions: 1,
-            arrays_per_partition: 4,
-            clear_on_return: false,
-        };
+        let cfg = SharedConfig::new()
+            .with_partitions(1)
+            .with_arrays_per_partition(4)
+            .with_clear_on_return(false);
         let mut pool = SharedPool::<u8>::with_config(cfg).unwrap();
         run(
             plan(64, Mode::Hold),

@@ -11,7 +11,7 @@ use bufpool::pool::engine::{
     self as element, ConfigurableEngine, Engine, Place, Plan, Put, SharedEngine, next_pool_id,
 };
 use bufpool::pool::{
-    ConfigurableConfig, Element, Layout, MemoryPressure, PoolError, PoolStats, SharedConfig,
+    BucketLayout, ConfigurableConfig, Element, MemoryPressure, PoolError, PoolStats, SharedConfig,
 };
 use checked::Lease;
 use std::fmt;
@@ -377,8 +377,8 @@ impl<T: Element> HandlePool<T> {
 
     /// Where bucket `bucket`'s kept buffers sit (the calling thread's slot, each partition), as
     /// buffer ids ([`Handle::id`]): for drawing the pool. A buffer returned twice appears twice.
-    pub fn layout(&self, bucket: usize) -> Layout<u64> {
-        let mut out = Layout::new(self.engine.partitions());
+    pub fn layout(&self, bucket: usize) -> BucketLayout<u64> {
+        let mut out = BucketLayout::new(self.engine.partitions());
         self.engine
             .layout(bucket, &mut |place: Place, b: &Slot<T>| {
                 out.put(place, b.id)

@@ -38,7 +38,7 @@ pub fn measure_round(size: usize, held: usize, config: SharedConfig) -> Result<C
     let mut out = Vec::with_capacity(held);
     let round = |out: &mut Vec<_>| -> Result<()> {
         for _ in 0..held {
-            out.push(pool.rent(size).map_err(|e| anyhow!("{e}"))?);
+            out.push(pool.try_rent(size).map_err(|e| anyhow!("{e}"))?);
         }
         out.clear();
         Ok(())
@@ -63,22 +63,8 @@ pub fn configs() -> Vec<(&'static str, SharedConfig)> {
     let d = SharedConfig::default();
     vec![
         ("default", d),
-        (
-            "p1_m8",
-            SharedConfig {
-                partitions: 1,
-                arrays_per_partition: 8,
-                ..d
-            },
-        ),
-        (
-            "p4_m64",
-            SharedConfig {
-                partitions: 4,
-                arrays_per_partition: 64,
-                ..d
-            },
-        ),
+        ("p1_m8", d.with_partitions(1).with_arrays_per_partition(8)),
+        ("p4_m64", d.with_partitions(4).with_arrays_per_partition(64)),
     ]
 }
 

@@ -116,7 +116,7 @@ fn group<const WRITE: bool>(
         &key("pool"),
         &format!("{what}: this course's SharedPool (ownership API)"),
         move || {
-            if let Ok(mut b) = pool.rent(std::hint::black_box(n)) {
+            if let Ok(mut b) = pool.try_rent(std::hint::black_box(n)) {
                 if WRITE {
                     b.fill(BYTE);
                 }

@@ -60,7 +60,7 @@ pub fn run(s: &mut Session) -> Result<()> {
             &key("pool_write"),
             &format!("rent + fill {n} B + return (ownership API)"),
             || {
-                if let Ok(mut b) = pool.rent(n) {
+                if let Ok(mut b) = pool.try_rent(n) {
                     b.fill(BYTE);
                     std::hint::black_box(&*b);
                 }

@@ -22,28 +22,28 @@ pub const STEPS: usize = SIZES.len();
 #[inline(never)]
 #[unsafe(no_mangle)]
 pub fn nb_probe_rent_runtime(pool: &SharedPool<u8>, n: usize) -> usize {
-    pool.rent(n).map_or(0, |b| b.capacity())
+    pool.try_rent(n).map_or(0, |b| b.capacity())
 }
 
 /// Rent + return of 16 elements, bucket chosen at compile time.
 #[inline(never)]
 #[unsafe(no_mangle)]
 pub fn nb_probe_rent_const_16(pool: &SharedPool<u8>) -> usize {
-    pool.rent_const::<16>().map_or(0, |b| b.capacity())
+    pool.try_rent_const::<16>().map_or(0, |b| b.capacity())
 }
 
 /// Rent + return of 4,096 elements, bucket chosen at compile time.
 #[inline(never)]
 #[unsafe(no_mangle)]
 pub fn nb_probe_rent_const_4096(pool: &SharedPool<u8>) -> usize {
-    pool.rent_const::<4096>().map_or(0, |b| b.capacity())
+    pool.try_rent_const::<4096>().map_or(0, |b| b.capacity())
 }
 
 /// Rent + return of 81,920 elements, bucket chosen at compile time.
 #[inline(never)]
 #[unsafe(no_mangle)]
 pub fn nb_probe_rent_const_81920(pool: &SharedPool<u8>) -> usize {
-    pool.rent_const::<81_920>().map_or(0, |b| b.capacity())
+    pool.try_rent_const::<81_920>().map_or(0, |b| b.capacity())
 }
 
 /// Sizes (bytes) of the symbols named `names` in `nm -S` output (`addr size type name`).

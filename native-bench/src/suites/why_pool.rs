@@ -119,7 +119,7 @@ pub fn run(s: &mut Session) -> Result<()> {
 fn new_thread(s: &mut Session, pool: &SharedPool<u8>) -> Result<()> {
     let counts = std::thread::scope(|t| {
         t.spawn(|| -> Result<[course_pool::alloc_count::AllocStats; 3]> {
-            let (line, rent) = measure(|| pool.rent(LINE_BYTES as usize))?;
+            let (line, rent) = measure(|| pool.try_rent(LINE_BYTES as usize))?;
             let line = line?;
             let ((), ret) = measure(|| drop(line))?;
             let ((), again) = measure(|| pooled_line(pool, 1))?;

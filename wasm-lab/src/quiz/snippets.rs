@@ -29,7 +29,7 @@ pub const SNIPPETS: &[Snippet] = &[
 
 fn main() {
     let pool = SharedPool::<u8>::new();
-    let buf = pool.rent(64).unwrap();
+    let buf = pool.rent(64);
     drop(buf); // return it
     drop(buf); // return it again
 }",
@@ -45,7 +45,7 @@ fn main() {
 
 fn main() {
     let pool = SharedPool::<u8>::new();
-    let mut buf = pool.rent(64).unwrap();
+    let mut buf = pool.rent(64);
     buf.return_cleared();
     buf[0] = 7; // write after the return
 }",
@@ -61,7 +61,7 @@ fn main() {
 
 fn main() {
     let pool = SharedPool::<u8>::new();
-    let buf = pool.rent(64).unwrap();
+    let buf = pool.rent(64);
     let view: &[u8] = &buf;
     drop(buf); // return while view still points into it
     println!(\"{}\", view[0]);
@@ -82,7 +82,7 @@ fn main() {
     let buf;
     {
         let pool = SharedPool::<u8>::new();
-        buf = pool.rent(64).unwrap();
+        buf = pool.rent(64);
     } // the pool is dropped here
     println!(\"{}\", buf.len());
 }",
@@ -102,7 +102,7 @@ fn keep(_buf: Rented<'_, u8, ConfigurablePool<u8>>) {}
 
 fn main() {
     let shared = SharedPool::<u8>::new();
-    keep(shared.rent(64).unwrap()); // a shared pool's buffer where another pool's is expected
+    keep(shared.rent(64)); // a shared pool's buffer where another pool's is expected
 }",
         compiles: false,
         why: n!(
@@ -116,7 +116,7 @@ fn main() {
 
 fn main() {
     let pool = SharedPool::<u8>::new();
-    let mut buf = pool.rent(64).unwrap();
+    let mut buf = pool.rent(64);
     buf[0] = 7;
     let copy = buf.to_vec(); // an owned copy
     drop(buf); // return
@@ -138,7 +138,7 @@ fn finish(buf: Rented<'_, u8>) {
 
 fn main() {
     let pool = SharedPool::<u8>::new();
-    let buf = pool.rent(64).unwrap();
+    let buf = pool.rent(64);
     finish(buf);
 }",
         compiles: true,

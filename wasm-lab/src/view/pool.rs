@@ -1,8 +1,8 @@
 //! The pool drawn: a snapshot of the real pool's buckets (thread slot, partitions), who holds
-//! which buffer, and a buffer's bytes. Built from [`Layout`], so a drawing
+//! which buffer, and a buffer's bytes. Built from [`BucketLayout`], so a drawing
 //! is the pool's own state after a step, never a model of it.
 
-use bufpool::pool::Layout;
+use bufpool::pool::BucketLayout;
 use lab_text::f;
 
 /// Most boxes drawn per partition; the rest are counted.
@@ -113,7 +113,7 @@ impl BucketView {
     pub fn from_layout<B>(
         length: u64,
         per_partition: u64,
-        layout: &Layout<B>,
+        layout: &BucketLayout<B>,
         mut name: impl FnMut(&B) -> BufView,
     ) -> Self {
         let partitions = layout

@@ -1,13 +1,15 @@
 //! The shared pool: .NET's `ArrayPool<T>.Shared` (`SharedArrayPool<T>`).
 
 use super::engine::Engine;
-use super::layout::{Layout, Place};
+use super::layout::{BucketLayout, Place};
 use super::owned::{self, Back, Rejected, Rented, ReturnTo};
+use super::owned_rented::{OwnedRented, owned_guard};
 use super::stats::PoolStats;
 use super::sync;
 use super::trim::{self, MemoryPressure};
 use super::{Element, PoolError, SharedConfig};
 use crate::bucket::{MAX_BUCKET_LEN, select_bucket_index};
+use std::sync::Arc;
 use std::time::Duration;
 
 static POOL_IDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -55,13 +57,13 @@ pub use pooled::{Pooled, SlotsOf};
 /// use bufpool::pool::SharedPool;
 ///
 /// let pool = SharedPool::<u8>::new();
-/// let mut line = pool.rent(41).unwrap();
+/// let mut line = pool.rent(41);
 /// assert_eq!((line.len(), line.capacity()), (41, 64)); // rounded up to the 64-byte bucket
 /// line.append(b"1042|").unwrap();
 /// assert_eq!(line.written(), b"1042|");
 /// drop(line); // back in this thread's slot
 ///
-/// let again = pool.rent(50).unwrap();
+/// let again = pool.rent(50);
 /// assert_eq!(&again[..5], b"1042|"); // stale data: nobody cleared it
 /// assert_eq!(pool.stats().allocated(), 1);
 /// ```
@@ -102,7 +104,7 @@ impl<T: Element> SharedPool<T> {
     ///
     /// ```
     /// use bufpool::pool::{PoolError, SharedConfig, SharedPool};
-    /// let bad = SharedConfig { partitions: 0, ..SharedConfig::default() };
+    /// let bad = SharedConfig::new().with_partitions(0);
     /// assert!(matches!(SharedPool::<u8>::with_config(bad), Err(PoolError::InvalidConfig { .. })));
     /// ```
     pub fn with_config(config: SharedConfig) -> Result<Self, PoolError> {
@@ -131,9 +133,46 @@ impl<T: Element> SharedPool<T> {
     /// Rents a buffer of at least `len` elements, as an owned guard that returns itself on drop.
     ///
     /// The guard derefs to exactly `len` elements; its [`capacity`](Rented::capacity) is the
-    /// bucket length. Errors only when the allocator cannot provide a new buffer.
+    /// bucket length.
+    ///
+    /// # Panics
+    ///
+    /// When no buffer of `len` elements can be allocated (a length whose size in bytes overflows
+    /// `isize`, or an allocator that is out of memory), with [`PoolError::AllocationFailed`]'s
+    /// message: as [`Vec::with_capacity`] panics on a capacity overflow. Unlike `Vec`, a real
+    /// out-of-memory also panics instead of aborting through
+    /// [`handle_alloc_error`](std::alloc::handle_alloc_error), so that a caller can catch it,
+    /// and a test can see it. For a length that comes from input, use
+    /// [`try_rent`](Self::try_rent).
+    ///
+    /// ```
+    /// use bufpool::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// let buf = pool.rent(100);
+    /// assert_eq!((buf.len(), buf.capacity()), (100, 128));
+    /// ```
     #[inline]
-    pub fn rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
+    #[track_caller]
+    pub fn rent(&self, len: usize) -> Rented<'_, T, Self> {
+        match self.try_rent(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// Rents a buffer of at least `len` elements as [`rent`](Self::rent) does, or says why not
+    /// (as [`Vec::try_reserve`] does): [`PoolError::AllocationFailed`] when no buffer of `len`
+    /// elements can be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::{PoolError, SharedPool};
+    /// let pool = SharedPool::<u64>::new();
+    /// assert_eq!(pool.try_rent(41).unwrap().capacity(), 64);
+    /// let err = pool.try_rent(usize::MAX).unwrap_err();
+    /// assert_eq!(err, PoolError::AllocationFailed { length: usize::MAX, element_size: 8 });
+    /// ```
+    #[inline]
+    pub fn try_rent(&self, len: usize) -> Result<Rented<'_, T, Self>, PoolError> {
         // Hot path: a pooled length whose bucket has a buffer in this thread's slot. Both paths
         // yield only the buffer and the guard is built once, here, so that it can live in
         // registers: a guard built on each path is merged through memory, and reading it back
@@ -171,7 +210,7 @@ impl<T: Element> SharedPool<T> {
     #[cold]
     #[inline(never)]
     fn rent_slow(&self, len: usize) -> Result<Box<[T]>, PoolError> {
-        self.rent_boxed(len)
+        self.try_rent_boxed(len)
     }
 
     /// Rents a buffer of `N` elements with the bucket chosen at compile time — the same buffer
@@ -181,14 +220,35 @@ impl<T: Element> SharedPool<T> {
     /// ```
     /// use bufpool::pool::SharedPool;
     /// let pool = SharedPool::<u8>::new();
-    /// let b = pool.rent_const::<41>().unwrap();
+    /// let b = pool.rent_const::<41>();
     /// assert_eq!((b.len(), b.capacity()), (41, 64));
     /// drop(b);
-    /// assert_eq!(pool.rent(50).unwrap().capacity(), 64); // the same bucket, the same buffer
+    /// assert_eq!(pool.rent(50).capacity(), 64); // the same bucket, the same buffer
     /// assert_eq!(pool.stats().allocated(), 1);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`rent`](Self::rent), when the buffer cannot be allocated.
     #[inline]
-    pub fn rent_const<const N: usize>(&self) -> Result<Rented<'_, T, Self>, PoolError> {
+    #[track_caller]
+    pub fn rent_const<const N: usize>(&self) -> Rented<'_, T, Self> {
+        match self.try_rent_const::<N>() {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_const`](Self::rent_const), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// assert_eq!(pool.try_rent_const::<16>().unwrap().capacity(), 16);
+    /// assert!(pool.try_rent_const::<{ usize::MAX }>().is_err());
+    /// ```
+    #[inline]
+    pub fn try_rent_const<const N: usize>(&self) -> Result<Rented<'_, T, Self>, PoolError> {
         let buf = match const { const_bucket(N) } {
             Some(bucket) => {
                 // As in `rent`: the hot path only for a pool that does not clear on return.
@@ -200,15 +260,90 @@ impl<T: Element> SharedPool<T> {
                 owned::rent_planned(&self.engine, self.engine.plan_bucket(bucket))?
             }
             // 0 and oversize requests: nothing to specialize.
-            None => self.rent_boxed(N)?,
+            None => self.try_rent_boxed(N)?,
         };
         Ok(owned::guard(self, buf, N, self.config().clear_on_return))
     }
 
+    /// Rents a buffer as [`rent`](Self::rent) does, in a guard that holds an `Arc` of the pool
+    /// instead of a borrow ([`OwnedRented`]): `'static`, for a spawned thread or a task; it goes
+    /// back to the pool on drop exactly as a [`Rented`] does.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::SharedPool;
+    /// let pool = Arc::new(SharedPool::<u64>::new());
+    /// let mut buf = pool.rent_owned(20);
+    /// let sum = std::thread::spawn(move || {
+    ///     buf.fill(3);
+    ///     buf.iter().sum::<u64>()
+    /// });
+    /// assert_eq!(sum.join().unwrap(), 60);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`rent`](Self::rent), when the buffer cannot be allocated.
+    #[track_caller]
+    pub fn rent_owned(self: &Arc<Self>, len: usize) -> OwnedRented<T, Self> {
+        match self.try_rent_owned(len) {
+            Ok(rented) => rented,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_owned`](Self::rent_owned), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use bufpool::pool::SharedPool;
+    /// let pool = Arc::new(SharedPool::<u64>::new());
+    /// assert!(pool.try_rent_owned(usize::MAX).is_err());
+    /// assert_eq!(pool.try_rent_owned(100).unwrap().capacity(), 128);
+    /// ```
+    pub fn try_rent_owned(self: &Arc<Self>, len: usize) -> Result<OwnedRented<T, Self>, PoolError> {
+        let buf = self.try_rent_boxed(len)?;
+        Ok(owned_guard(
+            Arc::clone(self),
+            buf,
+            len,
+            self.config().clear_on_return,
+        ))
+    }
+
     /// Rents a raw buffer (the whole bucket length), .NET style: nothing returns it for you.
     /// Give it back with [`return_boxed`](Self::return_boxed), or drop it.
+    ///
+    /// ```
+    /// use bufpool::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// let raw = pool.rent_boxed(100);
+    /// assert_eq!(raw.len(), 128); // the whole bucket, as .NET's Rent
+    /// pool.return_boxed(raw, false).unwrap();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`rent`](Self::rent), when the buffer cannot be allocated.
     #[inline]
-    pub fn rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
+    #[track_caller]
+    pub fn rent_boxed(&self, len: usize) -> Box<[T]> {
+        match self.try_rent_boxed(len) {
+            Ok(buf) => buf,
+            Err(e) => owned::rent_failed(&e),
+        }
+    }
+
+    /// [`rent_boxed`](Self::rent_boxed), or why the buffer could not be allocated.
+    ///
+    /// ```
+    /// use bufpool::pool::SharedPool;
+    /// let pool = SharedPool::<u8>::new();
+    /// assert_eq!(pool.try_rent_boxed(16).unwrap().len(), 16);
+    /// assert!(pool.try_rent_boxed(usize::MAX).is_err());
+    /// ```
+    #[inline]
+    pub fn try_rent_boxed(&self, len: usize) -> Result<Box<[T]>, PoolError> {
         owned::rent_box(&self.engine, len)
     }
 
@@ -220,7 +355,7 @@ impl<T: Element> SharedPool<T> {
     /// use bufpool::pool::SharedPool;
     /// let pool = SharedPool::<u8>::new();
     /// let refused = pool.return_boxed(vec![7u8; 100].into_boxed_slice(), true).unwrap_err();
-    /// assert!(refused.error.to_string().starts_with("The buffer is not associated with this pool"));
+    /// assert!(refused.error.to_string().contains("is not associated with this pool"));
     /// assert!(refused.buffer.iter().all(|&b| b == 0)); // cleared, then refused
     /// ```
     pub fn return_boxed(&self, buf: Box<[T]>, clear: bool) -> Result<(), Rejected<T>> {
@@ -251,8 +386,8 @@ impl<T: Element> SharedPool<T> {
 
     /// Where bucket `bucket`'s kept buffers sit (the calling thread's slot, each partition): for
     /// drawing the pool. Owned buffers have no identity, so each is a `()`.
-    pub fn layout(&self, bucket: usize) -> Layout<()> {
-        let mut out = Layout::new(self.engine.partitions());
+    pub fn layout(&self, bucket: usize) -> BucketLayout<()> {
+        let mut out = BucketLayout::new(self.engine.partitions());
         self.engine
             .layout(bucket, &mut |place: Place, _: &_| out.put(place, ()));
         out

@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use bufpool::bucket::{self, Rounding};
 use bufpool::pool::{
-    ConfigurablePool, Layout, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
+    BucketLayout, ConfigurablePool, MAX_PARTITIONS, MemoryPressure, SharedConfig, SharedPool,
 };
 use course_pool::alloc_count;
 use lab_text::{group_digits, t, tf};
@@ -204,11 +204,12 @@ impl Setup {
                 length,
             });
         }
-        let config = SharedConfig {
-            partitions: self.partitions as usize,
-            arrays_per_partition: usize::try_from(self.arrays_per_partition).unwrap_or(usize::MAX),
-            clear_on_return: false,
-        };
+        let config = SharedConfig::new()
+            .with_partitions(self.partitions as usize)
+            .with_arrays_per_partition(
+                usize::try_from(self.arrays_per_partition).unwrap_or(usize::MAX),
+            )
+            .with_clear_on_return(false);
         Ok((config, length))
     }
 }
@@ -235,7 +236,7 @@ pub struct Snap {
     /// What happened, in a sentence.
     pub text: String,
     /// The bucket's layout (`None` for a size that is never pooled).
-    pub layout: Option<Layout<()>>,
+    pub layout: Option<BucketLayout<()>>,
     /// Buffers the reader's code holds.
     pub held: u64,
     /// Buffers dropped at this step (by the return, or by a trim).
@@ -270,7 +271,7 @@ pub fn run_rounds_traced(
         let mut failed = None;
         let mut rent_all = || {
             for _ in 0..setup.held {
-                match pool.rent_boxed(size) {
+                match pool.try_rent_boxed(size) {
                     Ok(b) => held.push(b),
                     Err(e) => {
                         failed = Some(e);
@@ -412,10 +413,14 @@ pub fn create_keeps(size: u64) -> Result<Option<bool>, String> {
     }
     let size = usize::try_from(size).map_err(|e| e.to_string())?;
     let pool = ConfigurablePool::<u8>::new();
-    let first = pool.rent_boxed(size).map_err(|e| e.to_string())?;
+    let first = pool
+        .try_rent_boxed(size)
+        .map_err(|e| crate::pool_words::pool_error(&e))?;
     drop(pool.return_boxed(first, false));
     let before = pool.stats().allocated();
-    let again = pool.rent_boxed(size).map_err(|e| e.to_string())?;
+    let again = pool
+        .try_rent_boxed(size)
+        .map_err(|e| crate::pool_words::pool_error(&e))?;
     let kept = pool.stats().allocated() == before;
     drop(pool.return_boxed(again, false));
     Ok(Some(kept))

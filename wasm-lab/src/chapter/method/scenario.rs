@@ -122,7 +122,7 @@ pub fn reader_runs(
     let pool = SharedPool::<u8>::new();
     let mut rent = |iters: u64| {
         for _ in 0..iters {
-            drop(std::hint::black_box(pool.rent(size)));
+            drop(std::hint::black_box(pool.try_rent(size)));
         }
     };
     let mut fresh = |iters: u64| {
@@ -133,14 +133,14 @@ pub fn reader_runs(
     let vs_fresh = compare(now, &mut rent, &mut fresh, rounds, batch_ms)?;
     let mut cleared = |iters: u64| {
         for _ in 0..iters {
-            if let Ok(b) = std::hint::black_box(pool.rent(size)) {
+            if let Ok(b) = std::hint::black_box(pool.try_rent(size)) {
                 b.return_cleared();
             }
         }
     };
     let mut uncleared = |iters: u64| {
         for _ in 0..iters {
-            if let Ok(b) = std::hint::black_box(pool.rent(size)) {
+            if let Ok(b) = std::hint::black_box(pool.try_rent(size)) {
                 b.return_uncleared();
             }
         }

@@ -17,7 +17,7 @@
 use serde::Serialize;
 
 use crate::chapter::stale_data::scenario::{lab_config, lab_pool};
-use bufpool::pool::{Layout, PoolError};
+use bufpool::pool::{BucketLayout, PoolError};
 use course_pool::alloc_count::{self, AllocStats};
 use course_pool::handle::{Handle, HandlePool};
 use lab_text::group_digits;
@@ -59,7 +59,7 @@ pub struct Snap {
     /// What happened, in a sentence.
     pub text: String,
     /// The 64-byte bucket's layout, by buffer id.
-    pub layout: Layout<u64>,
+    pub layout: BucketLayout<u64>,
     /// Each variable and the buffer id it points at (`None`: not assigned yet), and whether it
     /// was returned.
     pub holders: Vec<(&'static str, Option<u64>, bool)>,
@@ -70,7 +70,7 @@ const BUCKET_64: usize = 2;
 
 /// What variable `who` got from a rent, read from the pool's layout before and after: `x gets
 /// the thread slot's buffer`.
-fn came_from(who: &str, before: &Layout<u64>, after: &Layout<u64>) -> String {
+fn came_from(who: &str, before: &BucketLayout<u64>, after: &BucketLayout<u64>) -> String {
     if before.slot.is_some() && after.slot.is_none() {
         tf!("{} gets the thread slot's buffer", who)
     } else if before.len() > after.len() {

@@ -20,7 +20,7 @@ use std::sync::{Arc, Weak};
 
 use serde::Serialize;
 
-use bufpool::pool::{Layout, PoolError, SharedConfig};
+use bufpool::pool::{BucketLayout, PoolError, SharedConfig};
 use course_pool::handle::{Handle, HandlePool};
 use lab_text::group_digits;
 use lab_text::{t, tf};
@@ -197,10 +197,7 @@ impl From<PoolError> for ScenarioError {
 /// natively and in wasm whatever the machine's core count (the drawings and the quizzes count on
 /// it).
 pub fn lab_config() -> SharedConfig {
-    SharedConfig {
-        partitions: 1,
-        ..SharedConfig::default()
-    }
+    SharedConfig::new().with_partitions(1)
 }
 
 /// `Encoding.UTF8.GetBytes(line, buf)`: `line` written at the start of `buf`, or the error saying
@@ -230,7 +227,7 @@ pub struct Snap {
     /// What happened (the line of [`Outcome::steps`]).
     pub text: String,
     /// The buckets in play: `(bucket length, layout by buffer id)`.
-    pub buckets: Vec<(u64, Layout<u64>)>,
+    pub buckets: Vec<(u64, BucketLayout<u64>)>,
     /// `a1`, `a2` and the buffer id each points at (`None`: not rented yet), and whether it
     /// was returned.
     pub holders: Vec<(&'static str, Option<u64>, bool)>,

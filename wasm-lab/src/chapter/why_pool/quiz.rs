@@ -31,7 +31,10 @@ pub const QUIZ: Quiz = Quiz {
 };
 
 fn err(e: PoolError) -> String {
-    tf!("the lab could not run this: {}", e)
+    tf!(
+        "the lab could not run this: {}",
+        crate::pool_words::pool_error(&e)
+    )
 }
 
 /// "N fresh 128-byte buffers: how many bytes?"

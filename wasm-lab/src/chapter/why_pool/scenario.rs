@@ -145,7 +145,7 @@ pub fn run(rounds: u64, size: u64) -> Result<Rounds, PoolError> {
         Err(_) => (SharedPool::with_config(config)?, None),
     };
     let round = || -> Result<(), PoolError> {
-        let buf = pool.rent(n)?;
+        let buf = pool.try_rent(n)?;
         std::hint::black_box(&buf);
         Ok(())
     };
