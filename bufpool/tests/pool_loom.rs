@@ -1,8 +1,10 @@
-//! loom models of the shared pool's partition and thread-slot logic.
+//! loom models of the shared pool's partition logic.
 //!
 //! Run: `RUSTFLAGS="--cfg loom" cargo test -p bufpool --test pool_loom --release`
-//! Under `--cfg loom` the pool's mutexes, atomics and per-thread slots are loom's, so loom
-//! explores every interleaving of two threads renting and returning.
+//! Under `--cfg loom` the pool's mutexes and atomics are loom's, so loom explores every
+//! interleaving of two threads renting and returning through the partitions as they ship. The
+//! per-thread storage (thread store, cache, slots) is a mutex-backed stand-in here, not the
+//! shipped unsafe code: that is checked by Miri (`pool::sync::tests`, `pool::tests`).
 #![cfg(loom)]
 
 use bufpool::pool::{SharedConfig, SharedPool};

@@ -112,7 +112,7 @@ impl<B: Pooled> SharedEngine<B> {
     #[inline]
     pub(crate) fn plan_bucket(&self, bucket: usize) -> Plan<B> {
         if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots.take(bucket)
+            && let Some(buf) = slots.own().slots.take(bucket)
         {
             return Plan::Hit(buf);
         }
@@ -130,7 +130,7 @@ impl<B: Pooled> SharedEngine<B> {
     /// compare is then also the test of that setting (`ThreadStore::get_cached_fast`).
     #[inline(always)]
     pub(crate) fn take_local(&self, bucket: usize) -> Option<B> {
-        self.slots.get_cached_fast()?.slots.take(bucket)
+        self.slots.get_cached_fast()?.own().slots.take(bucket)
     }
 
     /// The hot path of a return (no clearing, a bucket length): the buffer goes into this
@@ -150,9 +150,9 @@ impl<B: Pooled> SharedEngine<B> {
             return Some(buf);
         };
         // SAFETY: the caller's promise.
-        let prev = unsafe { slots.slots.replace_unchecked(bucket, buf) };
+        let prev = unsafe { slots.own().slots.replace_unchecked(bucket, buf) };
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
-        slots.seen[bucket].set(None);
+        slots.own().seen[bucket].set(None);
         if let Some(prev) = prev {
             self.spill(bucket, prev);
         }
@@ -221,7 +221,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
                 Some(full) => Put::Dropped(full),
             };
         };
-        let prev = match slots.slots.replace(bucket, buf) {
+        let prev = match slots.own().slots.replace(bucket, buf) {
             Ok(prev) => prev,
             // Not of the bucket's length (`bucket_of_length` says it is): never.
             Err(buf) => {
@@ -232,7 +232,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             }
         };
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
-        slots.seen[bucket].set(None);
+        slots.own().seen[bucket].set(None);
         match prev {
             None => Put::Kept,
             // The newest buffer stays local; the previous one moves to a partition.
@@ -255,7 +255,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             }
         }
         if let Some(slots) = self.slots.get() {
-            slots.trim(pressure, now_ms, &mut out);
+            slots.own().trim(pressure, now_ms, &mut out);
         }
         out
     }
@@ -268,7 +268,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             }
         }
         if let Some(slots) = self.slots.get() {
-            slots.drain(&mut out);
+            slots.own().drain(&mut out);
         }
         out
     }
@@ -278,11 +278,11 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             return;
         };
         if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots.take(bucket)
+            && let Some(buf) = slots.own().slots.take(bucket)
         {
             visit(Place::Slot, &buf);
             // Nothing runs between the take and this put back but the visitor, which only reads.
-            slots.put_back(bucket, buf);
+            slots.own().put_back(bucket, buf);
         }
         for (n, p) in parts.iter().enumerate() {
             for b in sync::lock(p).stack.iter() {
@@ -305,7 +305,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
                     .sum();
                 let in_thread_slot = mine
                     .as_ref()
-                    .map_or(0, |s| usize::from(s.slots.is_some(index)));
+                    .map_or(0, |s| usize::from(s.own().slots.is_some(index)));
                 let retained_buffers = in_partitions + in_thread_slot;
                 let length = bucket_length(index);
                 BucketStats {
