@@ -108,7 +108,8 @@
 //!
 //! **What loom checks, and what only Miri does.** Under `--cfg loom` the partitions' mutexes and
 //! the counters are loom's, so loom explores the interleavings of the partition logic as it ships
-//! (rent and return through partitions, spills into full partitions). The per-thread
+//! (rent and return through partitions, spills into full partitions, the counts of
+//! [`PoolStats`]). The per-thread
 //! storage is not the shipped code there: a thread's slot (`SlotCell`), its trimming stamp
 //! (`StampCell`) and its slots of boxes (`BoxSlots`) become mutex-backed stand-ins, and the
 //! per-thread store (`ThreadStore`: its bucket table, thread ids and cached pointer) becomes a

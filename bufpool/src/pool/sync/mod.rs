@@ -54,4 +54,4 @@ pub use box_slots::BoxSlots;
 pub(crate) use numbering::{home_index, next_id};
 pub use slot_cell::SlotCell;
 pub(crate) use stamp_cell::StampCell;
-pub(crate) use thread_store::{ThreadShared, ThreadStore};
+pub(crate) use thread_store::{Entry, ThreadShared, ThreadStore};

@@ -70,10 +70,6 @@ impl<S, C> Entry<S, C> {
 
     /// The part every thread may read.
     #[inline(always)]
-    #[allow(
-        dead_code,
-        reason = "the per-thread counts of the next commit (#39) read it"
-    )]
     pub(crate) fn public(&self) -> &C {
         &self.public
     }
@@ -287,10 +283,6 @@ impl<S: Send, C: Default> ThreadStore<S, C> {
 
     /// Every entry's public part, of threads alive or gone (entries whose `S` was never made
     /// included: their `C` is the default).
-    #[allow(
-        dead_code,
-        reason = "the per-thread counts of the next commit (#39) read it"
-    )]
     pub(crate) fn for_each_public(&self, mut f: impl FnMut(&C)) {
         for (k, bucket) in self.buckets.iter().enumerate() {
             let p = bucket.load(std::sync::atomic::Ordering::Acquire);
