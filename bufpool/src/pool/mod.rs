@@ -79,7 +79,8 @@
 //! clamped to 16 … 2^30 and rounded up to a bucket) and buffers per bucket (default 50).
 //!
 //! Trimming ([`SharedPool::trim`]) takes a [`MemoryPressure`] and an explicit clock, following
-//! .NET's rules (module [`trim`]); [`SharedPool::stats`] shows what is kept and allocated.
+//! .NET's rules (module [`trim`]); [`SharedPool::stats`] shows what is kept and allocated, and
+//! counts rents, returns, drops and trims over every thread ([`PoolStats`]).
 //!
 //! # Safety and correctness
 //!
@@ -135,7 +136,9 @@
 //! is out of line): one read of a const-initialized `std` thread-local that remembers the pool
 //! this thread used last and where its slots are (a compare with the pool's key), then a
 //! [`Cell::take`](std::cell::Cell::take) / [`Cell::replace`](std::cell::Cell::replace) on the
-//! bucket's slot. A thread that alternates between pools falls back to the per-pool table
+//! bucket's slot, and one bump of the thread's own rent or return count (an atomic load and
+//! store of a counter no other thread writes, for [`PoolStats`]: 35 → 37 instructions per
+//! rent and return, callgrind). A thread that alternates between pools falls back to the per-pool table
 //! (the thread's id from a thread-local, then a few plain loads) on each switch. Partitions (one mutex each) are touched only when the slot is empty on rent or
 //! occupied on return. A pool that clears on return skips the inlined rent (its returns go
 //! out of line for the clearing anyway), so that the guard of a pool that does not clear
