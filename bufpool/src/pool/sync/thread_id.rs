@@ -8,6 +8,11 @@
 //! order among `std`'s thread-exit destructors is relied on: the cache ([`CACHE`]) has no
 //! destructor (it is readable during every other destructor), and the id is freed only by the
 //! holder, after the cache said its last word.
+//!
+//! Two thread-locals, not one value holding both: a thread-local with a destructor is checked
+//! for being alive on every access, and the cache is read on every rent and return. One value
+//! holding the cache and the id cost 50 instructions per `rent(16)` and return against 35 with
+//! the cache apart (callgrind, both builds in one binary).
 
 use std::cell::Cell;
 use std::sync::Mutex;
