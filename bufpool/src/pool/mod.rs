@@ -138,7 +138,8 @@
 //! [`Cell::take`](std::cell::Cell::take) / [`Cell::replace`](std::cell::Cell::replace) on the
 //! bucket's slot, and one bump of the thread's own rent or return count (an atomic load and
 //! store of a counter no other thread writes, for [`PoolStats`]: 35 → 37 instructions per
-//! rent and return, callgrind). A thread that alternates between pools falls back to the per-pool table
+//! rent and return, callgrind; 2.92 → 3.20 ns on one thread and 1.11× on two, in one paired run
+//! on the course's machine against the pool without counts). A thread that alternates between pools falls back to the per-pool table
 //! (the thread's id from a thread-local, then a few plain loads) on each switch. Partitions (one mutex each) are touched only when the slot is empty on rent or
 //! occupied on return. A pool that clears on return skips the inlined rent (its returns go
 //! out of line for the clearing anyway), so that the guard of a pool that does not clear
