@@ -1,8 +1,10 @@
-//! loom models of the shared pool's partition and thread-slot logic.
+//! loom models of the shared pool's partition logic and its counts.
 //!
 //! Run: `RUSTFLAGS="--cfg loom" cargo test -p bufpool --test pool_loom --release`
-//! Under `--cfg loom` the pool's mutexes, atomics and per-thread slots are loom's, so loom
-//! explores every interleaving of two threads renting and returning.
+//! Under `--cfg loom` the pool's mutexes and atomics are loom's, so loom explores every
+//! interleaving of two threads renting and returning through the partitions as they ship. The
+//! per-thread storage (thread store, cache, slots) is a mutex-backed stand-in here, not the
+//! shipped unsafe code: that is checked by Miri (`pool::sync::tests`, `pool::tests`).
 #![cfg(loom)]
 
 use bufpool::pool::{SharedConfig, SharedPool};
@@ -47,6 +49,9 @@ fn two_threads_never_share_a_buffer() {
         assert!((1..=2).contains(&s.allocated));
         // The main thread has no slot; the two buffers went to the workers' slots.
         assert_eq!(s.in_thread_slot, 0);
+        // Each worker's counts, written by it alone, summed here.
+        let st = pool.stats();
+        assert_eq!((st.rented, st.returned, st.dropped), (2, 2, 0));
     });
 }
 
@@ -70,5 +75,9 @@ fn full_partitions_drop_exactly_the_overflow() {
         let s = pool.stats().buckets[0].clone();
         assert_eq!(s.in_partitions, 1, "one partition of one buffer");
         assert!((2..=4).contains(&s.allocated));
+        // Four rents and returns; what is not kept (two slots, one partition) was dropped.
+        let st = pool.stats();
+        assert_eq!((st.rented, st.returned), (4, 4));
+        assert_eq!(st.dropped, s.allocated - 3);
     });
 }

@@ -4,7 +4,7 @@ use super::engine::{Engine, Plan, Put};
 use super::owned::{self, Rejected, Rented, ReturnTo};
 use super::owned_rented::{OwnedRented, owned_guard};
 use super::shared::next_pool_id;
-use super::stats::{self, BucketStats, PoolStats};
+use super::stats::{self, BucketStats, Counts, PoolStats};
 use super::sync::{self, AtomicU64, Mutex, Ordering};
 use super::{ConfigurableConfig, Element, MemoryPressure, PoolError};
 use crate::bucket::{bucket_length, select_bucket_index};
@@ -18,6 +18,11 @@ use std::sync::Arc;
 struct Bucket<B> {
     index: usize,
     kept: Vec<B>,
+    /// Rents, returns and drops counted under the bucket's lock (which every one of them takes
+    /// anyway): no atomic of their own.
+    rented: u64,
+    returned: u64,
+    dropped: u64,
 }
 
 /// The configurable pool's engine (`ArrayPool.Create()`): one locked stack per bucket.
@@ -26,6 +31,9 @@ pub struct ConfigurableEngine<B> {
     buckets: Box<[Mutex<Bucket<B>>]>,
     allocated: Box<[AtomicU64]>,
     oversize_allocated: AtomicU64,
+    /// The counts of what takes no bucket's lock: rents from exhausted buckets and above the
+    /// maximum length, returns above it, trims.
+    counts: Counts,
 }
 
 impl<B: Send> ConfigurableEngine<B> {
@@ -40,11 +48,15 @@ impl<B: Send> ConfigurableEngine<B> {
                     Mutex::new(Bucket {
                         index: 0,
                         kept: Vec::new(),
+                        rented: 0,
+                        returned: 0,
+                        dropped: 0,
                     })
                 })
                 .collect(),
             allocated: (0..n).map(|_| AtomicU64::new(0)).collect(),
             oversize_allocated: AtomicU64::new(0),
+            counts: Counts::new(),
         })
     }
 
@@ -66,6 +78,7 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
             return Plan::Empty;
         }
         let Some(index) = self.bucket_for(len) else {
+            Counts::add(&self.counts.rented, 1);
             return Plan::Exact(len);
         };
         // Try bucket `index`, then `index + 1` (.NET's MaxBucketsToTry = 2).
@@ -73,6 +86,7 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
             let mut b = sync::lock(&self.buckets[i]);
             if b.index < self.config.max_arrays_per_bucket {
                 b.index += 1;
+                b.rented += 1;
                 return match b.kept.pop() {
                     Some(buf) => Plan::Hit(buf),
                     // A slot not filled yet: allocated lazily at this bucket's length.
@@ -83,6 +97,7 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
                 };
             }
         }
+        Counts::add(&self.counts.rented, 1);
         Plan::Alloc {
             bucket: index,
             length: bucket_length(index),
@@ -106,13 +121,17 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
             return Put::Ignored(buf);
         }
         let Some(index) = self.bucket_for(len) else {
+            Counts::add(&self.counts.returned, 1);
+            Counts::add(&self.counts.dropped, 1);
             return Put::Ignored(buf);
         };
         if len != bucket_length(index) {
             return Put::NotAssociated(buf);
         }
         let mut b = sync::lock(&self.buckets[index]);
+        b.returned += 1;
         if b.index == 0 {
+            b.dropped += 1;
             return Put::Dropped(buf);
         }
         b.index -= 1;
@@ -130,16 +149,23 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
         for b in self.buckets.iter() {
             out.append(&mut sync::lock(b).kept);
         }
+        Counts::add(&self.counts.trimmed, out.len());
         out
     }
 
     fn stats(&self, element_size: usize) -> PoolStats {
+        let mut rented = Counts::read(&self.counts.rented);
+        let mut returned = Counts::read(&self.counts.returned);
+        let mut dropped = Counts::read(&self.counts.dropped);
         let buckets = self
             .buckets
             .iter()
             .enumerate()
             .map(|(index, b)| {
                 let b = sync::lock(b);
+                rented += b.rented;
+                returned += b.returned;
+                dropped += b.dropped;
                 let length = bucket_length(index);
                 BucketStats {
                     index,
@@ -157,6 +183,10 @@ impl<B: Send> Engine<B> for ConfigurableEngine<B> {
             buckets,
             oversize_allocated: self.oversize_allocated.load(Ordering::Relaxed),
             home_partition: None,
+            rented,
+            returned,
+            dropped,
+            trimmed: Counts::read(&self.counts.trimmed),
         }
     }
 }

@@ -1,18 +1,22 @@
 //! The shared pool's engine: thread slots, then per-core partitions, then allocation.
 
 use super::pooled::{Pooled, SlotsOf};
-use super::thread_slots::ThreadSlots;
+use super::thread_slots::{ThreadCounts, ThreadSlots};
 use crate::bucket::{
     BUCKET_COUNT, MAX_BUCKET_LEN, bucket_length, bucket_of_length, select_bucket_index,
 };
 use crate::pool::engine::{Engine, Plan, Put};
 use crate::pool::layout::Place;
-use crate::pool::stats::{self, BucketStats, PoolStats};
-use crate::pool::sync::{self, AtomicU64, Mutex, Ordering, ThreadStore};
+use crate::pool::stats::{self, BucketStats, Counts, PoolStats};
+use crate::pool::sync::{self, AtomicU64, Entry, Mutex, Ordering, ThreadStore};
 use crate::pool::trim::{self, MemoryPressure};
 use crate::pool::{PoolError, SharedConfig};
+use std::ops::Deref;
 
 // === impl Partition ===
+
+/// A thread's entry in the engine's store: its slots and its counts.
+type ThreadEntry<B> = Entry<ThreadSlots<B>, ThreadCounts>;
 
 /// One partition of one bucket: a locked LIFO stack (.NET's `SharedArrayPoolPartitions.Partition`).
 struct Partition<B> {
@@ -30,9 +34,12 @@ pub struct SharedEngine<B: Pooled> {
     config: SharedConfig,
     /// `buckets[bucket][partition]`.
     buckets: Box<[Partitions<B>]>,
-    slots: ThreadStore<ThreadSlots<B>>,
+    /// Each thread's slots, and its counts of rents and returns (written by it alone).
+    slots: ThreadStore<ThreadSlots<B>, ThreadCounts>,
     allocated: [AtomicU64; BUCKET_COUNT],
     oversize_allocated: AtomicU64,
+    /// What the slow paths count: rents and returns of a thread without slots, drops, trims.
+    counts: Counts,
 }
 
 impl<B: Pooled> SharedEngine<B> {
@@ -59,6 +66,7 @@ impl<B: Pooled> SharedEngine<B> {
             slots: ThreadStore::new(!config.clear_on_return),
             allocated: std::array::from_fn(|_| AtomicU64::new(0)),
             oversize_allocated: AtomicU64::new(0),
+            counts: Counts::new(),
         })
     }
 
@@ -111,11 +119,14 @@ impl<B: Pooled> SharedEngine<B> {
     /// arithmetic ([`SharedPool::rent_const`]).
     #[inline]
     pub(crate) fn plan_bucket(&self, bucket: usize) -> Plan<B> {
-        if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots.take(bucket)
+        let mine = self.slots.get();
+        if let Some(slots) = &mine
+            && let Some(buf) = slots.own().slots.take(bucket)
         {
+            slots.public().rent();
             return Plan::Hit(buf);
         }
+        self.count_rent(mine);
         match self.pop_partition(bucket) {
             Some(b) => Plan::Hit(b),
             None => Plan::Alloc {
@@ -130,7 +141,39 @@ impl<B: Pooled> SharedEngine<B> {
     /// compare is then also the test of that setting (`ThreadStore::get_cached_fast`).
     #[inline(always)]
     pub(crate) fn take_local(&self, bucket: usize) -> Option<B> {
-        self.slots.get_cached_fast()?.slots.take(bucket)
+        let mine = self.slots.get_cached_fast()?;
+        let buf = mine.own().slots.take(bucket)?;
+        mine.public().rent();
+        Some(buf)
+    }
+
+    /// Counts a rent in this thread's counts if it has slots, else in the shared ones.
+    /// (`E`: a reference natively, an `Arc` under loom.)
+    fn count_rent<E: Deref<Target = ThreadEntry<B>>>(&self, mine: Option<E>) {
+        match mine {
+            Some(slots) => slots.public().rent(),
+            None => Counts::add(&self.counts.rented, 1),
+        }
+    }
+
+    /// Counts a return as [`count_rent`](Self::count_rent) counts a rent.
+    fn count_return<E: Deref<Target = ThreadEntry<B>>>(&self, mine: Option<E>) {
+        match mine {
+            Some(slots) => slots.public().give_back(),
+            None => Counts::add(&self.counts.returned, 1),
+        }
+    }
+
+    /// Pushes a returned buffer to a partition: kept, or dropped (and counted) when all are
+    /// full.
+    fn to_partition(&self, bucket: usize, buf: B) -> Put<B> {
+        match self.push_partition(bucket, buf) {
+            None => Put::Kept,
+            Some(full) => {
+                Counts::add(&self.counts.dropped, 1);
+                Put::Dropped(full)
+            }
+        }
     }
 
     /// The hot path of a return (no clearing, a bucket length): the buffer goes into this
@@ -150,9 +193,10 @@ impl<B: Pooled> SharedEngine<B> {
             return Some(buf);
         };
         // SAFETY: the caller's promise.
-        let prev = unsafe { slots.slots.replace_unchecked(bucket, buf) };
+        let prev = unsafe { slots.own().slots.replace_unchecked(bucket, buf) };
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
-        slots.seen[bucket].set(None);
+        slots.own().seen[bucket].set(None);
+        slots.public().give_back();
         if let Some(prev) = prev {
             self.spill(bucket, prev);
         }
@@ -164,7 +208,7 @@ impl<B: Pooled> SharedEngine<B> {
     #[cold]
     #[inline(never)]
     fn spill(&self, bucket: usize, prev: B) {
-        drop(self.push_partition(bucket, prev));
+        drop(self.to_partition(bucket, prev));
     }
 
     /// Clears every thread's slots (exclusive access).
@@ -176,6 +220,7 @@ impl<B: Pooled> SharedEngine<B> {
                 out.append(&mut sync::lock(p).stack);
             }
         }
+        Counts::add(&self.counts.trimmed, out.len());
         out
     }
 }
@@ -187,6 +232,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             return Plan::Empty;
         }
         if len > MAX_BUCKET_LEN {
+            self.count_rent(self.slots.get());
             return Plan::Exact(len);
         }
         self.plan_bucket(select_bucket_index(len))
@@ -207,7 +253,12 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
 
     #[inline]
     fn put(&self, len: usize, buf: B) -> Put<B> {
-        if len == 0 || len > MAX_BUCKET_LEN {
+        if len == 0 {
+            return Put::Ignored(buf);
+        }
+        if len > MAX_BUCKET_LEN {
+            self.count_return(self.slots.get());
+            Counts::add(&self.counts.dropped, 1);
             return Put::Ignored(buf);
         }
         let Some(bucket) = bucket_of_length(len) else {
@@ -216,30 +267,21 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
         // The thread's slots are created by the first return, as in .NET; a thread that is
         // already running its TLS destructors gets none, and the buffer goes to a partition.
         let Some(slots) = self.slots.get_or(ThreadSlots::new) else {
-            return match self.push_partition(bucket, buf) {
-                None => Put::Kept,
-                Some(full) => Put::Dropped(full),
-            };
+            self.count_return(None::<&ThreadEntry<B>>);
+            return self.to_partition(bucket, buf);
         };
-        let prev = match slots.slots.replace(bucket, buf) {
+        slots.public().give_back();
+        let prev = match slots.own().slots.replace(bucket, buf) {
             Ok(prev) => prev,
             // Not of the bucket's length (`bucket_of_length` says it is): never.
-            Err(buf) => {
-                return match self.push_partition(bucket, buf) {
-                    None => Put::Kept,
-                    Some(full) => Put::Dropped(full),
-                };
-            }
+            Err(buf) => return self.to_partition(bucket, buf),
         };
         // A new occupant is unseen by trimming (.NET replaces the whole slot struct).
-        slots.seen[bucket].set(None);
+        slots.own().seen[bucket].set(None);
         match prev {
             None => Put::Kept,
             // The newest buffer stays local; the previous one moves to a partition.
-            Some(prev) => match self.push_partition(bucket, prev) {
-                None => Put::Kept,
-                Some(full) => Put::Dropped(full),
-            },
+            Some(prev) => self.to_partition(bucket, prev),
         }
     }
 
@@ -255,8 +297,9 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             }
         }
         if let Some(slots) = self.slots.get() {
-            slots.trim(pressure, now_ms, &mut out);
+            slots.own().trim(pressure, now_ms, &mut out);
         }
+        Counts::add(&self.counts.trimmed, out.len());
         out
     }
 
@@ -268,8 +311,9 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             }
         }
         if let Some(slots) = self.slots.get() {
-            slots.drain(&mut out);
+            slots.own().drain(&mut out);
         }
+        Counts::add(&self.counts.trimmed, out.len());
         out
     }
 
@@ -278,11 +322,11 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
             return;
         };
         if let Some(slots) = self.slots.get()
-            && let Some(buf) = slots.slots.take(bucket)
+            && let Some(buf) = slots.own().slots.take(bucket)
         {
             visit(Place::Slot, &buf);
             // Nothing runs between the take and this put back but the visitor, which only reads.
-            slots.put_back(bucket, buf);
+            slots.own().put_back(bucket, buf);
         }
         for (n, p) in parts.iter().enumerate() {
             for b in sync::lock(p).stack.iter() {
@@ -305,7 +349,7 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
                     .sum();
                 let in_thread_slot = mine
                     .as_ref()
-                    .map_or(0, |s| usize::from(s.slots.is_some(index)));
+                    .map_or(0, |s| usize::from(s.own().slots.is_some(index)));
                 let retained_buffers = in_partitions + in_thread_slot;
                 let length = bucket_length(index);
                 BucketStats {
@@ -320,10 +364,25 @@ impl<B: Pooled> Engine<B> for SharedEngine<B> {
                 }
             })
             .collect();
+        // Every thread's counts (atomic loads of counters their threads write), then the slow
+        // paths'.
+        let (mut rented, mut returned) = (
+            Counts::read(&self.counts.rented),
+            Counts::read(&self.counts.returned),
+        );
+        self.slots.for_each_public(|counts| {
+            let (r, g) = counts.read();
+            rented = rented.wrapping_add(r);
+            returned = returned.wrapping_add(g);
+        });
         PoolStats {
             buckets,
             oversize_allocated: self.oversize_allocated.load(Ordering::Relaxed),
             home_partition: Some(self.home()),
+            rented,
+            returned,
+            dropped: Counts::read(&self.counts.dropped),
+            trimmed: Counts::read(&self.counts.trimmed),
         }
     }
 }

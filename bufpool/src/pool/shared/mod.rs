@@ -71,7 +71,7 @@ pub use pooled::{Pooled, SlotsOf};
 /// # Threads
 ///
 /// The pool is `Sync`: share it by reference (`&'static` via [`SharedPool::shared`], or an `Arc`).
-/// Thread slots belong to the pool instance *and* the thread (a per-pool `thread_local` table), so
+/// Thread slots belong to the pool instance *and* the thread (a per-pool table of per-thread entries), so
 /// two pools never see each other's buffers and dropping a pool frees every thread's slots.
 pub struct SharedPool<T: Element> {
     id: u64,

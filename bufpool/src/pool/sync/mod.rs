@@ -1,9 +1,19 @@
-//! The one place the pool gets its synchronization primitives from.
+//! The one place the pool gets its synchronization primitives from, and the pool's per-thread
+//! storage.
 //!
-//! Natively (and in wasm) these are `std`'s mutexes and atomics plus a per-pool, per-thread store
-//! built on the `thread_local` crate. Under `--cfg loom` the same names resolve to loom's
-//! instrumented versions so `tests/pool_loom.rs` can explore every interleaving of the partition and
-//! thread-slot logic — the approach of bytes' `src/loom.rs`.
+//! Natively (and in wasm) these are `std`'s mutexes and atomics, plus code of the crate's own:
+//! small thread ids reused after their thread exits and the one-entry per-thread cache
+//! (`thread_id.rs`), the per-pool table of per-thread entries indexed by those ids
+//! (`thread_store.rs`), and a thread's slots (`slot_cell.rs`, `stamp_cell.rs`, `box_slots.rs`).
+//!
+//! Under `--cfg loom` the mutexes and atomics resolve to loom's instrumented versions, so
+//! `tests/pool_loom.rs` explores every interleaving of the partition logic as it ships — the
+//! approach of bytes' `src/loom.rs`. The per-thread storage does **not** run under loom: its
+//! types are replaced by mutex-backed stand-ins (a locked list of entries keyed by loom's thread
+//! id; slots behind loom mutexes; `BoxSlots` holding boxes and asserting the length promise that
+//! the native code trusts). The native store, the cache and `BoxSlots`' bare pointers are checked
+//! by Miri alone, over `pool::sync::tests` (one test per assumption) and the thread-exit stress
+//! test in `pool::tests` (see the pool's "Safety and correctness").
 //!
 //! Everything in here is `pub(crate)`: the pool's public API never exposes a lock.
 
@@ -36,10 +46,12 @@ mod slot_cell;
 mod stamp_cell;
 #[cfg(all(test, not(loom)))]
 mod tests;
+#[cfg(not(loom))]
+mod thread_id;
 mod thread_store;
 
 pub use box_slots::BoxSlots;
 pub(crate) use numbering::{home_index, next_id};
 pub use slot_cell::SlotCell;
 pub(crate) use stamp_cell::StampCell;
-pub(crate) use thread_store::{ThreadShared, ThreadStore};
+pub(crate) use thread_store::{Entry, ThreadShared, ThreadStore};
