@@ -8,9 +8,13 @@
 //! then every choice on two threads at once, each thread doing half of a batch (as in
 //! [`threads`](super::threads): a persistent worker takes half of each batch; the reused `Vec`
 //! is then one per thread, as a server keeps one per connection or worker). The two-thread
-//! batches are 2 ms, not `threads`' 10 ms, to keep the suite short: waking the worker costs
-//! tens of microseconds, which each member pays alike, so it pulls the two-thread ratios a few
-//! percent towards 1. The ratios are this crate's shared pool ÷ each other choice, per round.
+//! batches are 5 ms, not `threads`' 10 ms, to keep the suite short (about 12 s per repetition of
+//! a full run here): waking the worker costs tens of microseconds, which each member pays alike,
+//! so it pulls the two-thread ratios a little towards 1. With 2 ms batches, the ratios of the
+//! pools that lock or share a queue (contention comes in bursts) had noise of 25–45 % in a full
+//! run; with 5 ms, at most 22 %. The two-thread ratios depend on both cores being free: on a
+//! busy machine the two threads take turns and contend less. The ratios are this crate's shared
+//! pool ÷ each other choice, per round.
 
 use std::cell::RefCell;
 use std::sync::mpsc;
@@ -228,7 +232,7 @@ pub fn run(s: &mut Session) -> Result<()> {
         }
         t.elapsed()
     };
-    let mut both = Group::new("read_buffer.2").with_batch(Duration::from_millis(2));
+    let mut both = Group::new("read_buffer.2").with_batch(Duration::from_millis(5));
     for choice in CHOICES {
         let two = &two;
         both.time_custom(
