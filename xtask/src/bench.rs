@@ -10,7 +10,8 @@
 //! Last, the `wasm32` runtime: `wasm-bench` built as the lab is for readers, timed in headless
 //! Chromium by `native-bench wasm32` (three fresh browser processes in a full run), written as
 //! `book/data/<machine-id>.wasm32.json`.
-//! Progress (`[suite i/n] name: j/k`) goes to stderr as it runs.
+//! Progress (`[suite i/n] name: j/k`) goes to stderr as it runs. Measured into `book/data`, the
+//! bench's ratios in `bufpool/README.md` are rewritten from it last (`crate_docs.rs`).
 //!
 //! The machine id names the CPU (`native-bench/src/machine.rs`: the model string when it names
 //! the part, else the microarchitecture, as in `amd-zen3-2c`). Before measuring, the output
@@ -140,6 +141,11 @@ pub fn bench(root: &Path, a: &Args<'_>) -> Result<()> {
             args.extend(["--machine-id", id]);
         }
         cmd::cargo(&args).run()?;
+    }
+    if out.is_none() {
+        // The crate's docs cite the ratios of the data the book cites first.
+        site::step("writing the bench's ratios into bufpool/README.md (crate-docs)");
+        crate::crate_docs::run(root)?;
     }
     println!(
         "\nbench finished in {:.0} s (builds included)",

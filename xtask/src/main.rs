@@ -13,7 +13,12 @@
 //!   each global allocator and in Chromium's wasm32 (`bench.rs`), rewrites
 //!   `book/data/<machine-id>.json` and `<machine-id>.<runtime>.json` (or writes into `DIR`, e.g.
 //!   for a trial run that must not replace the committed data); the id names the CPU, and a file
-//!   of another CPU is never overwritten; `--runtime` measures one runtime only.
+//!   of another CPU is never overwritten; `--runtime` measures one runtime only. Measuring into
+//!   `book/data`, it then rewrites the bench's ratios in `bufpool/README.md` (as `crate-docs`).
+//! - `msrv` — checks `bufpool` with the toolchain of the workspace's `rust-version` (installed
+//!   with rustup when missing; also a step of `test`).
+//! - `crate-docs` — rewrites the block of bench ratios in `bufpool/README.md`, the crate's docs,
+//!   from the data the book cites first (`crate_docs.rs`).
 //!
 //! - `bench-site [--no-build]` — each chapter loaded cold on an emulated phone over Slow 4G
 //!   (`bench_site.rs`): bytes, requests, time to the first live widget.
@@ -36,6 +41,7 @@ mod bench;
 mod bench_site;
 mod clippy;
 mod cmd;
+mod crate_docs;
 mod download;
 mod fuzz;
 mod highlight;
@@ -74,7 +80,11 @@ usage: cargo xtask <command>
                      measure this machine and rewrite book/data/<machine-id>.json and
                      <machine-id>.<runtime>.json (or DIR/…; the id names the CPU, e.g.
                      amd-zen3-2c, and another CPU's file is never overwritten);
-                     --runtime: that runtime only
+                     --runtime: that runtime only; then, into book/data, as crate-docs
+  crate-docs         rewrite the bench's ratios in bufpool/README.md (the crate's docs) from
+                     the data the book cites first
+  msrv               check bufpool with the toolchain of the workspace's rust-version (a step
+                     of test; installs that toolchain when missing)
 ";
 
 // `cargo xtask lint` runs the book's preprocessor in-process, and it draws the why-pool and
@@ -116,6 +126,8 @@ fn run(args: &[String]) -> Result<()> {
         ["exercises", rest @ ..] => exercises_grader::run(&root, rest),
         ["bench-site", rest @ ..] => bench_site::run(&root, rest),
         ["bench", rest @ ..] => bench::bench(&root, &bench::Args::parse(rest)?),
+        ["crate-docs"] => crate_docs::run(&root),
+        ["msrv"] => tools::check_msrv(&root),
         ["help" | "--help" | "-h"] | [] => {
             print!("{USAGE}");
             Ok(())

@@ -208,3 +208,104 @@ pub fn cargo_fuzz() -> Result<()> {
     ])
     .run()
 }
+
+/// The toolchain of the workspace's `rust-version` (`[workspace.package]` in `Cargo.toml`): the
+/// oldest Rust `bufpool` promises to build with, as rustup names it (`1.88` → `1.88.0`).
+pub fn msrv(root: &Path) -> Result<String> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
+        .context("cannot read the workspace's Cargo.toml")?;
+    msrv_in(&manifest).context("Cargo.toml's [workspace.package] states no rust-version")
+}
+
+/// The `rust-version` of a workspace manifest's `[workspace.package]`, with its patch number.
+pub fn msrv_in(manifest: &str) -> Option<String> {
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            inside = line == "[workspace.package]";
+        } else if inside
+            && let Some((key, value)) = line.split_once('=')
+            && key.trim() == "rust-version"
+        {
+            let v = value.trim().trim_matches('"');
+            return Some(if v.matches('.').count() == 1 {
+                format!("{v}.0")
+            } else {
+                v.to_string()
+            });
+        }
+    }
+    None
+}
+
+/// The MSRV toolchain ([`msrv`]), installed with rustup's minimal profile when missing.
+pub fn msrv_toolchain(root: &Path) -> Result<String> {
+    let version = msrv(root)?;
+    let plus = format!("+{version}");
+    if cmd::new("cargo", &[&plus, "--version"]).read().is_some() {
+        return Ok(version);
+    }
+    crate::site::step(&format!(
+        "installing Rust {version}, the workspace's rust-version, for the MSRV check (a download \
+         of about 70 MB)"
+    ));
+    cmd::new(
+        "rustup",
+        &["toolchain", "install", &version, "--profile", "minimal"],
+    )
+    .run()?;
+    Ok(version)
+}
+
+/// `cargo xtask msrv`, a step of `cargo xtask test`: `bufpool`, the crate published to
+/// crates.io, checked with the toolchain of its stated `rust-version`, every feature on, with
+/// the committed lock file, in a target directory of its own (`target/msrv`: another compiler's
+/// artifacts would evict the main build's). Clippy's `incompatible_msrv` (on with `-D warnings`)
+/// catches a newer std API earlier; this catches language features and dependencies too.
+pub fn check_msrv(root: &Path) -> Result<()> {
+    let version = msrv_toolchain(root)?;
+    let dir = crate::site::target_dir(root).join("msrv");
+    let dir = dir.to_string_lossy();
+    // The rustup proxy, not `$CARGO`: only the proxy understands `+1.88.0`.
+    cmd::new(
+        "cargo",
+        &[
+            &format!("+{version}"),
+            "check",
+            "--package",
+            "bufpool",
+            "--lib",
+            "--all-features",
+            "--locked",
+            "--target-dir",
+            &dir,
+        ],
+    )
+    .env("RUSTUP_TOOLCHAIN", &version)
+    .run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_msrv_is_the_workspace_packages_rust_version() {
+        let manifest = "[workspace]\nrust-version = \"1.1\"\n[workspace.package]\nedition = \"2024\"\nrust-version = \"1.88\" # why\n[x]\n";
+        assert_eq!(msrv_in(manifest).as_deref(), Some("1.88.0"));
+        assert_eq!(
+            msrv_in("[workspace.package]\nrust-version = \"1.85.1\"").as_deref(),
+            Some("1.85.1")
+        );
+        assert_eq!(msrv_in("[package]\nrust-version = \"1.88\""), None);
+        // The version checked is bufpool's: its manifest inherits the workspace's.
+        let bufpool = std::fs::read_to_string(crate::root().join("bufpool/Cargo.toml")).unwrap();
+        assert!(
+            bufpool
+                .lines()
+                .any(|l| l.trim() == "rust-version.workspace = true")
+        );
+        assert!(msrv(&crate::root()).is_ok());
+    }
+}

@@ -10,6 +10,7 @@ mod chunking;
 mod clearing;
 mod cliff;
 mod peers;
+mod read_buffer;
 mod rent_return;
 mod shared_accessor;
 mod size_specialized;
@@ -101,6 +102,12 @@ pub const SUITES: &[Suite] = &[
         about: "the same rent/write/return work through System malloc, mimalloc and pool crates (chapters 1, 9)",
         steps: peers::STEPS,
         run: peers::run,
+    },
+    Suite {
+        name: "read_buffer",
+        about: "a server's 4 KiB read buffer through bufpool, object-pool, lockfree-object-pool, opool, a reused Vec and a fresh Vec, 1 and 2 threads (the crate's docs)",
+        steps: read_buffer::STEPS,
+        run: read_buffer::run,
     },
     Suite {
         name: "wasm_size",
