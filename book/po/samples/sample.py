@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Reproducible sample for the fresh-sample review (issue #38).
-random.seed(43); random.sample(book_pool, 60) first, then random.sample(lab_pool, 20).
-Pools are in catalog (polib) order, fuzzy/obsolete excluded (there are none)."""
-import random, re, json, polib
+"""Reproducible sample of a catalog for the fresh-sample review (issue #38), any language.
 
-BOOK = '/tmp/grade43/book-th.po'
-LAB = '/tmp/grade43/lab-th.po'
+    python3 sample.py SEED BOOK_PO LAB_PO OUT_DIR
+
+random.seed(SEED); random.sample(book_pool, 60) first, then random.sample(lab_pool, 20); writes
+OUT_DIR/sample.json and OUT_DIR/sample.txt. Pools are in catalog (polib) order, fuzzy/obsolete
+excluded. The filters are those of ru-seed41-sample.py; seeds 42 (ru, th) and 43 (th) were drawn
+with this script from the catalogs as committed before each sample."""
+import random, re, json, sys, polib
+
+BOOK = LAB = None  # set from the command line
 CHAPTERS = {f'src/{n}' for n in ['introduction.md', 'why-pool.md', 'bucket-rounding.md',
             'stale-data.md', 'return-contract.md', 'capacity.md', 'cliff.md', 'chunking.md',
             'size-specialized.md', 'method.md', 'glossary.md']}
@@ -47,8 +51,9 @@ def lab_pool():
     return out
 
 if __name__ == '__main__':
+    seed, BOOK, LAB, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
     bp, lp = book_pool(), lab_pool()
-    random.seed(43)
+    random.seed(seed)
     bs = random.sample(bp, 60)
     ls = random.sample(lp, 20)
     print(f'book pool {len(bp)}, lab pool {len(lp)}')
@@ -58,7 +63,7 @@ if __name__ == '__main__':
             ref = ' '.join(f'{f}:{l}' for f, l in e.occurrences)
             rows.append(dict(cat=cat, n=i, line=e.linenum, ref=ref, msgid=e.msgid,
                              msgstr=e.msgstr or e.msgstr_plural))
-    json.dump(rows, open('/tmp/grade43/th/sample.json', 'w'), ensure_ascii=False, indent=1)
-    with open('/tmp/grade43/th/sample.txt', 'w') as f:
+    json.dump(rows, open(f'{out}/sample.json', 'w'), ensure_ascii=False, indent=1)
+    with open(f'{out}/sample.txt', 'w') as f:
         for r in rows:
             f.write(f"=== {r['cat']} #{r['n']} (po line {r['line']}) {r['ref']}\n--- EN\n{r['msgid']}\n--- TRANSLATION\n{r['msgstr']}\n\n")
